@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { AppError, notFound } from './errors/app-error.js';
+import { contentApi } from './http/content-api.js';
+import { cors, hostCheck } from './http/guards.js';
+import { sendError } from './http/respond.js';
+import type { Services } from './services.js';
+
+/** Builds the HTTP application (never listens): health, content API, 404s, and the error envelope. */
+export function createApp(services: Services): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', false);
+  app.use(hostCheck(services.config.host, services.config.allowedHosts));
+  app.get('/_health', (_req, res) => {
+    res.status(204).end();
+  });
+  app.use('/api', cors());
+  app.use('/api', contentApi(services));
+  app.use((_req: Request, res: Response) => sendError(res, notFound()));
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (err instanceof AppError) {
+      sendError(res, err);
+      return;
+    }
+    const id = randomBytes(6).toString('hex');
+    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    services.log(`[${id}] ${req.method} ${req.originalUrl} failed: ${detail}`);
+    res.set('X-Request-Id', id);
+    sendError(res, new AppError('InternalServerError', 'Internal Server Error'));
+  });
+  return app;
+}

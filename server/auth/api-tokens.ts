@@ -1,0 +1,167 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Db, Row } from '../db/database.js';
+import { TOKEN_LAST_USED_REFRESH_MS } from '../limits.js';
+
+export const TOKEN_TYPES = ['read-only', 'full-access', 'custom'] as const;
+export type TokenType = (typeof TOKEN_TYPES)[number];
+/** Lifespans the UI offers; any whole number of days is accepted. */
+export const TOKEN_LIFESPAN_DAYS = [7, 30, 90] as const;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** An API token as stored, never with its plaintext. */
+export interface ApiToken {
+  readonly id: number;
+  readonly name: string;
+  readonly description: string;
+  readonly type: TokenType;
+  /** Actions a `custom` token may perform. */
+  readonly permissions: readonly string[];
+  readonly lifespan: number | null;
+  readonly expiresAt: string | null;
+  readonly lastUsedAt: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export type TokenCheck = { ok: true; token: ApiToken } | { ok: false; reason: 'invalid' | 'expired' };
+
+export class TokenInputError extends Error {
+  override readonly name = 'TokenInputError';
+}
+
+/** HMAC-SHA512 of the plaintext under the per-install salt: the only form a token is stored in. */
+export function hashAccessKey(accessKey: string, salt: string): string {
+  return createHmac('sha512', salt).update(accessKey).digest('hex');
+}
+
+function toToken(row: Row): ApiToken {
+  return {
+    id: Number(row.id),
+    name: String(row.name),
+    description: String(row.description ?? ''),
+    type: row.type as TokenType,
+    permissions: JSON.parse(String(row.permissions ?? '[]')) as string[],
+    lifespan: row.lifespan === null || row.lifespan === undefined ? null : Number(row.lifespan),
+    expiresAt: (row.expires_at as string | null) ?? null,
+    lastUsedAt: (row.last_used_at as string | null) ?? null,
+    createdAt: String(row.created_at),
+    updatedAt: String(row.updated_at),
+  };
+}
+
+export interface CreateTokenInput {
+  readonly name: string;
+  readonly description?: string;
+  readonly type: TokenType;
+  readonly permissions?: readonly string[];
+  /** Whole days; undefined or null means the token never expires. */
+  readonly lifespanDays?: number | null;
+}
+
+/** API tokens: creation (plaintext returned once), verification, listing, revocation, regeneration. */
+export function createTokenService(deps: { db: Db; salt: string; now: () => Date }) {
+  const { db, salt, now } = deps;
+
+  function checkInput(input: CreateTokenInput): void {
+    if (input.name.trim() === '') throw new TokenInputError('a token needs a name');
+    if (!(TOKEN_TYPES as readonly string[]).includes(input.type)) {
+      throw new TokenInputError(`token type must be one of ${TOKEN_TYPES.join(', ')}`);
+    }
+    if (input.type === 'custom' && (input.permissions ?? []).length === 0) {
+      throw new TokenInputError('a custom token needs at least one action');
+    }
+    const days = input.lifespanDays;
+    if (days !== undefined && days !== null && (!Number.isInteger(days) || days <= 0)) {
+      throw new TokenInputError('lifespan must be a whole number of days');
+    }
+  }
+
+  const newAccessKey = () => randomBytes(128).toString('hex');
+
+  return {
+    /** Creates a token; the returned plaintext is the only time it is ever available. */
+    async create(input: CreateTokenInput): Promise<{ token: ApiToken; accessKey: string }> {
+      checkInput(input);
+      const existing = await db.selectFrom('hearth_api_tokens').select('id').where('name', '=', input.name).executeTakeFirst();
+      if (existing) throw new TokenInputError(`a token named "${input.name}" already exists`);
+      const accessKey = newAccessKey();
+      const at = now();
+      const lifespan = input.lifespanDays ? input.lifespanDays * DAY_MS : null;
+      const row = await db
+        .insertInto('hearth_api_tokens')
+        .values({
+          name: input.name,
+          description: input.description ?? '',
+          type: input.type,
+          access_key_hash: hashAccessKey(accessKey, salt),
+          permissions: JSON.stringify(input.type === 'custom' ? [...(input.permissions ?? [])] : []),
+          lifespan,
+          expires_at: lifespan === null ? null : new Date(at.getTime() + lifespan).toISOString(),
+          last_used_at: null,
+          created_at: at.toISOString(),
+          updated_at: at.toISOString(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { token: toToken(row), accessKey };
+    },
+
+    /** Looks a presented plaintext up by its keyed hash; the hashes are compared in constant time. */
+    async verify(accessKey: string): Promise<TokenCheck> {
+      const hash = hashAccessKey(accessKey, salt);
+      const row = await db.selectFrom('hearth_api_tokens').selectAll().where('access_key_hash', '=', hash).executeTakeFirst();
+      if (!row) return { ok: false, reason: 'invalid' };
+      const stored = Buffer.from(String(row.access_key_hash), 'hex');
+      const presented = Buffer.from(hash, 'hex');
+      if (stored.length !== presented.length || !timingSafeEqual(stored, presented)) return { ok: false, reason: 'invalid' };
+      const token = toToken(row);
+      const at = now();
+      if (token.expiresAt !== null && Date.parse(token.expiresAt) <= at.getTime()) return { ok: false, reason: 'expired' };
+      if (token.lastUsedAt === null || at.getTime() - Date.parse(token.lastUsedAt) > TOKEN_LAST_USED_REFRESH_MS) {
+        await db.updateTable('hearth_api_tokens').set({ last_used_at: at.toISOString() }).where('id', '=', token.id).execute();
+      }
+      return { ok: true, token };
+    },
+
+    async list(): Promise<ApiToken[]> {
+      const rows = await db.selectFrom('hearth_api_tokens').selectAll().orderBy('id').execute();
+      return rows.map(toToken);
+    },
+
+    async get(id: number): Promise<ApiToken | undefined> {
+      const row = await db.selectFrom('hearth_api_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toToken(row) : undefined;
+    },
+
+    /** Deletes a token; it stops working at once. */
+    async revoke(id: number): Promise<boolean> {
+      const result = await db.deleteFrom('hearth_api_tokens').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    /** Replaces a token's secret; the old plaintext stops working. */
+    async regenerate(id: number): Promise<string | undefined> {
+      const accessKey = newAccessKey();
+      const result = await db
+        .updateTable('hearth_api_tokens')
+        .set({ access_key_hash: hashAccessKey(accessKey, salt), updated_at: now().toISOString() })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0 ? accessKey : undefined;
+    },
+  };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;
+
+/** Whether a token of this type and permission list may perform an action (Strapi's scopes). */
+export function tokenAllows(token: ApiToken, action: string): boolean {
+  switch (token.type) {
+    case 'full-access':
+      return true;
+    case 'read-only':
+      return action.endsWith('.find') || action.endsWith('.findOne');
+    case 'custom':
+      return token.permissions.includes(action);
+  }
+}

@@ -1,0 +1,238 @@
+import { ConfigError, dataDirOf, resolveConfig } from './config.js';
+import { openDataDir } from './data-dir.js';
+import { getMeta } from './db/migrations.js';
+import { ListenError, startServer } from './index.js';
+import { TOKEN_TYPES, TokenInputError, type TokenType } from './auth/api-tokens.js';
+import { isWellFormedAction } from './auth/permissions.js';
+import { LocaleInputError } from './auth/locales.js';
+import { loadProject } from './schema/load.js';
+import { SchemaError } from './schema/parse.js';
+
+const USAGE = `Usage: hearth <command> [options]
+
+Commands:
+  serve  [--data DIR] [--schemas DIR] [--host 127.0.0.1] [--port 1337] [--accept-schema-changes]
+  token create --name NAME --type read-only|full-access|custom [--actions A,B,...] [--lifespan DAYS] [--description TEXT] [--data DIR]
+  permissions grant --role public|authenticated --actions A,B,... [--data DIR] [--schemas DIR]
+  locale add --code CODE [--name NAME] [--default] [--data DIR]
+
+Environment: HEARTH_DATA, HOST, PORT, API_REST_DEFAULT_LIMIT, API_REST_MAX_LIMIT, UPLOAD_SIZE_LIMIT,
+HEARTH_PUBLIC_URL, HEARTH_ALLOWED_HOSTS, UPLOAD_PROVIDER, S3_*, DATABASE_URL (see the README).
+`;
+
+/** A mistake in how the command was called: exit code 2. */
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Output channels, injectable for tests. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processIo: Io = {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+};
+
+interface Parsed {
+  readonly words: string[];
+  readonly flags: Map<string, string | true>;
+}
+
+const BOOLEAN_FLAGS = new Set(['default', 'force', 'help', 'accept-schema-changes']);
+
+function parseArgs(argv: readonly string[]): Parsed {
+  const words: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '-h') {
+      flags.set('help', true);
+    } else if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+      if (BOOLEAN_FLAGS.has(name)) {
+        if (eq !== -1) throw new UsageError(`--${name} takes no value`);
+        flags.set(name, true);
+      } else if (eq !== -1) {
+        flags.set(name, arg.slice(eq + 1));
+      } else {
+        const value = argv[i + 1];
+        if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+        flags.set(name, value);
+        i++;
+      }
+    } else {
+      words.push(arg);
+    }
+  }
+  return { words, flags };
+}
+
+function only(parsed: Parsed, allowed: readonly string[]): void {
+  for (const name of parsed.flags.keys()) {
+    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name}`);
+  }
+}
+
+function text(parsed: Parsed, name: string): string | undefined {
+  const v = parsed.flags.get(name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+function required(parsed: Parsed, name: string): string {
+  const v = text(parsed, name);
+  if (v === undefined || v.trim() === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+const list = (value: string) => value.split(',').map((a) => a.trim()).filter(Boolean);
+
+async function serve(parsed: Parsed, io: Io): Promise<number> {
+  only(parsed, ['data', 'schemas', 'host', 'port', 'accept-schema-changes']);
+  const config = resolveConfig({
+    data: text(parsed, 'data'),
+    schemas: text(parsed, 'schemas'),
+    host: text(parsed, 'host'),
+    port: text(parsed, 'port'),
+    acceptSchemaChanges: parsed.flags.get('accept-schema-changes') === true,
+  });
+  const server = await startServer({ config, log: (m) => io.err(`${m}\n`) });
+  io.out(`Hearth listening on ${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void server.close().then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  return 0;
+}
+
+async function tokenCreate(parsed: Parsed, io: Io): Promise<number> {
+  only(parsed, ['name', 'type', 'actions', 'lifespan', 'description', 'data']);
+  const name = required(parsed, 'name');
+  const type = required(parsed, 'type');
+  if (!(TOKEN_TYPES as readonly string[]).includes(type)) throw new UsageError(`--type must be one of ${TOKEN_TYPES.join(', ')}`);
+  const actions = text(parsed, 'actions');
+  if (type === 'custom' && (actions === undefined || list(actions).length === 0)) throw new UsageError('--type custom requires --actions');
+  if (type !== 'custom' && actions !== undefined) throw new UsageError('--actions is only for --type custom');
+  for (const action of list(actions ?? '')) if (!isWellFormedAction(action)) throw new UsageError(`"${action}" is not an action name (e.g. api::article.article.find)`);
+  const lifespanText = text(parsed, 'lifespan');
+  let lifespanDays: number | null = null;
+  if (lifespanText !== undefined) {
+    lifespanDays = Number(lifespanText);
+    if (!Number.isInteger(lifespanDays) || lifespanDays <= 0) throw new UsageError('--lifespan takes a whole number of days (7, 30, 90, ...)');
+  }
+  const dir = await openDataDir(dataDirOf(text(parsed, 'data')));
+  try {
+    const { accessKey } = await dir.tokens.create({
+      name,
+      description: text(parsed, 'description') ?? '',
+      type: type as TokenType,
+      permissions: list(actions ?? ''),
+      lifespanDays,
+    });
+    io.out(`${accessKey}\n`);
+    return 0;
+  } finally {
+    await dir.database.close();
+  }
+}
+
+async function knownContentTypes(schemasDir: string | undefined): Promise<{ dir: string; uids: Set<string> } | null> {
+  if (schemasDir === undefined) return null;
+  try {
+    const project = await loadProject(schemasDir);
+    return { dir: schemasDir, uids: new Set(project.contentTypes.map((c) => c.uid)) };
+  } catch {
+    return null;
+  }
+}
+
+async function permissionsGrant(parsed: Parsed, io: Io): Promise<number> {
+  only(parsed, ['role', 'actions', 'data', 'schemas']);
+  const role = required(parsed, 'role');
+  if (role !== 'public' && role !== 'authenticated') throw new UsageError('--role must be public or authenticated');
+  const actions = list(required(parsed, 'actions'));
+  if (actions.length === 0) throw new UsageError('--actions is required');
+  for (const action of actions) if (!isWellFormedAction(action)) throw new UsageError(`"${action}" is not an action name (e.g. api::article.article.find)`);
+  const dir = await openDataDir(dataDirOf(text(parsed, 'data')));
+  try {
+    await dir.permissions.grant(role, actions);
+    const schemas = text(parsed, 'schemas') ?? (await getMeta(dir.database.db, 'last_schemas_dir'));
+    const known = await knownContentTypes(schemas);
+    if (known) {
+      for (const action of actions) {
+        if (!action.startsWith('api::')) continue;
+        const uid = action.slice(0, action.lastIndexOf('.'));
+        if (!known.uids.has(uid)) io.err(`warning: ${action} names no content-type in ${known.dir}\n`);
+      }
+    }
+    return 0;
+  } finally {
+    await dir.database.close();
+  }
+}
+
+async function localeAdd(parsed: Parsed, _io: Io): Promise<number> {
+  only(parsed, ['code', 'name', 'default', 'data']);
+  const code = required(parsed, 'code');
+  const dir = await openDataDir(dataDirOf(text(parsed, 'data')));
+  try {
+    await dir.locales.add({ code, name: text(parsed, 'name'), isDefault: parsed.flags.get('default') === true });
+    return 0;
+  } finally {
+    await dir.database.close();
+  }
+}
+
+/** Runs the `hearth` command; resolves to the exit code. */
+export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+  try {
+    const parsed = parseArgs(argv);
+    const [command, sub] = parsed.words;
+    if (parsed.flags.get('help') === true || command === undefined || command === 'help') {
+      io.out(USAGE);
+      return command === undefined && parsed.flags.get('help') !== true ? 2 : 0;
+    }
+    const expectWords = (n: number) => {
+      if (parsed.words.length > n) throw new UsageError(`unexpected argument "${parsed.words[n]}"`);
+    };
+    switch (command) {
+      case 'serve':
+        expectWords(1);
+        return await serve(parsed, io);
+      case 'token':
+        if (sub !== 'create') throw new UsageError('usage: hearth token create --name NAME --type TYPE');
+        expectWords(2);
+        return await tokenCreate(parsed, io);
+      case 'permissions':
+        if (sub !== 'grant') throw new UsageError('usage: hearth permissions grant --role ROLE --actions A,B');
+        expectWords(2);
+        return await permissionsGrant(parsed, io);
+      case 'locale':
+        if (sub !== 'add') throw new UsageError('usage: hearth locale add --code CODE');
+        expectWords(2);
+        return await localeAdd(parsed, io);
+      default:
+        throw new UsageError(`unknown command "${command}" (see hearth --help)`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof LocaleInputError) {
+      io.err(`hearth: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof ListenError || err instanceof SchemaError || err instanceof TokenInputError) {
+      io.err(`hearth: ${err.message}\n`);
+      return 1;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    io.err(`hearth: ${message.split('\n')[0]}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,42 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createTokenService } from './auth/api-tokens.js';
+import { createLocaleService } from './auth/locales.js';
+import { createPermissionService } from './auth/permissions.js';
+import { loadSecrets, type Secrets } from './auth/secrets.js';
+import type { Database } from './db/database.js';
+import { migrate } from './db/migrations.js';
+import { openSqlite } from './db/sqlite.js';
+
+/** An opened data directory: its database (migrated) and per-install secrets. */
+export interface DataDir {
+  readonly path: string;
+  readonly database: Database;
+  readonly secrets: Secrets;
+  readonly tokens: ReturnType<typeof createTokenService>;
+  readonly permissions: ReturnType<typeof createPermissionService>;
+  readonly locales: ReturnType<typeof createLocaleService>;
+}
+
+/** Opens a data directory, creating it (and its database, secrets and default locale) if needed. */
+export async function openDataDir(path: string, now: () => Date = () => new Date()): Promise<DataDir> {
+  await mkdir(join(path, 'uploads'), { recursive: true });
+  const database = openSqlite(join(path, 'hearth.db'));
+  try {
+    await migrate(database);
+    const secrets = await loadSecrets(path);
+    const locales = createLocaleService({ db: database.db, now });
+    await locales.ensureDefault();
+    return {
+      path,
+      database,
+      secrets,
+      tokens: createTokenService({ db: database.db, salt: secrets.apiTokenSalt, now }),
+      permissions: createPermissionService({ db: database.db, now }),
+      locales,
+    };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}

@@ -1,0 +1,94 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { SQLITE_BUSY_TIMEOUT_MS, STATEMENT_CACHE_SIZE } from '../limits.js';
+import type { Database, DynamicDB } from './database.js';
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+
+/**
+ * Integers are read as BigInt so a biginteger beyond 2^53 keeps every digit; every value that
+ * fits a double exactly becomes a plain number again, so only such biginteger values stay BigInt.
+ */
+function normaliseRow(row: unknown): unknown {
+  if (row === null || typeof row !== 'object') return row;
+  const record = row as Record<string, unknown>;
+  for (const key in record) {
+    const value = record[key];
+    if (typeof value === 'bigint' && value <= MAX_SAFE && value >= MIN_SAFE) record[key] = Number(value);
+  }
+  return record;
+}
+
+/** Unicode-aware lower-case (SQLite's own LOWER folds ASCII only: strapi#14597). */
+function unicodeLower(value: unknown): unknown {
+  return typeof value === 'string' ? value.toLowerCase() : value;
+}
+
+/** Wraps better-sqlite3 for Kysely: prepared-statement cache, exact integers, a query counter. */
+function wrapDatabase(raw: BetterSqlite3.Database, counter: { n: number }): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (sqlText: string): BetterSqlite3.Statement => {
+    let stmt = cache.get(sqlText);
+    if (stmt) {
+      cache.delete(sqlText);
+      cache.set(sqlText, stmt);
+      return stmt;
+    }
+    stmt = raw.prepare(sqlText);
+    if (stmt.reader) stmt.safeIntegers(true);
+    cache.set(sqlText, stmt);
+    if (cache.size > STATEMENT_CACHE_SIZE) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
+    }
+    return stmt;
+  };
+  return {
+    close: () => raw.close(),
+    prepare(sqlText: string): SqliteStatement {
+      const stmt = prepare(sqlText);
+      return {
+        reader: stmt.reader,
+        all(parameters: ReadonlyArray<unknown>) {
+          counter.n++;
+          return stmt.all(...parameters).map(normaliseRow);
+        },
+        run(parameters: ReadonlyArray<unknown>) {
+          counter.n++;
+          const result = stmt.run(...parameters);
+          return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
+        },
+        *iterate(parameters: ReadonlyArray<unknown>) {
+          counter.n++;
+          for (const row of stmt.iterate(...parameters)) yield normaliseRow(row);
+        },
+      };
+    },
+  };
+}
+
+/** Opens (creating if needed) the SQLite file: WAL, a busy timeout, foreign keys on. */
+export function openSqlite(file: string): Database {
+  const raw = new BetterSqlite3(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('synchronous = NORMAL');
+  raw.function('hearth_lower', { deterministic: true }, unicodeLower);
+  const counter = { n: 0 };
+  const db = new Kysely<DynamicDB>({ dialect: new SqliteDialect({ database: wrapDatabase(raw, counter) }) });
+  const versionStmt = raw.prepare('PRAGMA data_version').pluck();
+  let closed = false;
+  return {
+    kind: 'sqlite',
+    db,
+    queryCount: () => counter.n,
+    externalVersion: async () => Number(versionStmt.get()),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { Database, Db } from '../db/database.js';
+import type { CompileContext } from '../compiler/context.js';
+import type { LocaleService } from '../auth/locales.js';
+import type { Registry } from '../schema/registry.js';
+import type { WriteEnv } from './store.js';
+
+/** What the document service is built from. */
+export interface DocumentDeps {
+  readonly database: Database;
+  readonly registry: Registry;
+  readonly locales: LocaleService;
+  readonly now: () => Date;
+}
+
+/** What a caller may see: Strapi leaves out relations whose target the caller may not `find`. */
+export interface Access {
+  readonly canRead: (uid: string) => boolean;
+}
+
+export const compileContext = (deps: DocumentDeps): CompileContext => ({ kind: deps.database.kind, registry: deps.registry, aliases: 0 });
+
+export const writeEnv = (deps: DocumentDeps, db: Db, defaultLocale: string): WriteEnv => ({
+  db,
+  registry: deps.registry,
+  now: () => deps.now().toISOString(),
+  defaultLocale,
+});

@@ -1,0 +1,92 @@
+import type { Row } from '../db/database.js';
+import type { ContentTypeModel } from '../schema/types.js';
+import { cloneChildren, counterpart, incomingTables } from './clone.js';
+import { deleteRows, insertRow, type WriteEnv } from './store.js';
+
+/** Captured links of the row being replaced, so the new row takes its place in other lists. */
+interface Captured {
+  /** Links from other rows to the old row: table -> rows. */
+  readonly incoming: Map<string, Row[]>;
+  /** Our position in each target's inverse list: table -> target id -> inv_ord. */
+  readonly inverseOrder: Map<string, Map<number, number>>;
+}
+
+async function capture(env: WriteEnv, model: ContentTypeModel, oldId: number): Promise<Captured> {
+  const incoming = new Map<string, Row[]>();
+  for (const { table } of incomingTables(env, model)) {
+    incoming.set(table, await env.db.selectFrom(table).selectAll().where('target_id', '=', oldId).execute());
+  }
+  const inverseOrder = new Map<string, Map<number, number>>();
+  for (const attr of model.attributes.values()) {
+    if (attr.kind !== 'relation' || !attr.owner) continue;
+    const table = env.registry.joinTable(model, attr.name);
+    const rows = await env.db.selectFrom(table).select(['target_id', 'inv_ord']).where('entity_id', '=', oldId).execute();
+    inverseOrder.set(table, new Map(rows.map((r) => [Number(r.target_id), Number(r.inv_ord)])));
+  }
+  return { incoming, inverseOrder };
+}
+
+/** Re-creates, for the new row, the links other rows had to the replaced one (order kept). */
+async function restoreIncoming(env: WriteEnv, captured: Captured, newId: number): Promise<void> {
+  for (const [table, rows] of captured.incoming) {
+    for (const row of rows) {
+      const exists = await env.db
+        .selectFrom(table)
+        .select('id')
+        .where('entity_id', '=', Number(row.entity_id))
+        .where('target_id', '=', newId)
+        .executeTakeFirst();
+      if (exists) continue;
+      await env.db.insertInto(table).values({ entity_id: row.entity_id, target_id: newId, ord: row.ord, inv_ord: row.inv_ord }).execute();
+    }
+  }
+}
+
+/**
+ * Links from other documents' drafts to our draft are mirrored between the published versions
+ * (mapping each source to its published row), when that keeps a to-one owner side to-one.
+ */
+async function mirrorInverse(env: WriteEnv, model: ContentTypeModel, draftId: number, newId: number, status: 'draft' | 'published'): Promise<void> {
+  for (const owner of [...env.registry.contentTypes]) {
+    for (const attr of owner.attributes.values()) {
+      if (attr.kind !== 'relation' || !attr.owner || attr.target !== model.uid || !attr.inversedBy) continue;
+      const table = env.registry.joinTable(owner, attr.name);
+      const links = await env.db.selectFrom(table).selectAll().where('target_id', '=', draftId).orderBy('inv_ord').execute();
+      for (const link of links) {
+        const source = await counterpart(env, owner, Number(link.entity_id), status);
+        if (source === null || source === Number(link.entity_id)) continue;
+        const already = await env.db.selectFrom(table).select('id').where('entity_id', '=', source).where('target_id', '=', newId).executeTakeFirst();
+        if (already) continue;
+        if (!attr.toMany) {
+          const other = await env.db.selectFrom(table).select('id').where('entity_id', '=', source).executeTakeFirst();
+          if (other) continue;
+        }
+        const last = await env.db.selectFrom(table).select((eb) => eb.fn.max('ord').as('m')).where('entity_id', '=', source).executeTakeFirst();
+        await env.db.insertInto(table).values({ entity_id: source, target_id: newId, ord: Number(last?.m ?? 0) + 1, inv_ord: link.inv_ord }).execute();
+      }
+    }
+  }
+}
+
+/**
+ * Copies the row `fromId` into a new row in publication state `status`, replacing `replaceId`
+ * (if any) as Strapi's publish and discard-draft do: the old version is deleted, the copy takes
+ * its place in every list that pointed to it, and relations follow to `status` versions.
+ */
+export async function copyVersion(
+  env: WriteEnv,
+  model: ContentTypeModel,
+  args: { fromId: number; replaceId: number | null; status: 'draft' | 'published'; publishedAt: string | null; validate?: () => Promise<void> },
+): Promise<number> {
+  const captured = args.replaceId === null ? { incoming: new Map(), inverseOrder: new Map() } : await capture(env, model, args.replaceId);
+  if (args.replaceId !== null) await deleteRows(env, model, [args.replaceId]);
+  if (args.validate) await args.validate();
+  const source = await env.db.selectFrom(model.table).selectAll().where('id', '=', args.fromId).executeTakeFirstOrThrow();
+  const { id: _id, ...values } = source;
+  void _id;
+  const newId = await insertRow(env.db, model.table, { ...values, publishedAt: args.publishedAt });
+  await cloneChildren(env, model, args.fromId, newId, args.status, captured.inverseOrder);
+  await restoreIncoming(env, captured, newId);
+  await mirrorInverse(env, model, args.fromId, newId, args.status);
+  return newId;
+}

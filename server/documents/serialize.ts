@@ -1,0 +1,68 @@
+import { lookupField } from '../schema/fields.js';
+import type { Model, ScalarType } from '../schema/types.js';
+import type { Row } from '../db/database.js';
+
+/** Converts one stored value to Strapi's wire format for its type. */
+export function outputValue(type: ScalarType, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'boolean':
+      return value === true || value === 1 || value === '1';
+    case 'biginteger':
+    case 'timestamp':
+      return String(value);
+    case 'integer':
+    case 'float':
+    case 'decimal':
+      return typeof value === 'number' ? value : Number(value);
+    case 'json':
+    case 'blocks':
+      return typeof value === 'string' ? JSON.parse(value) : value;
+    default:
+      return typeof value === 'string' ? value : String(value);
+  }
+}
+
+/**
+ * The fields a response shows when `fields` is not given: `id`, `documentId`, every public scalar
+ * attribute in schema order, the timestamps, and `locale` on localized types — Strapi's column order.
+ */
+export function defaultFields(model: Model): string[] {
+  const fields = model.modelType === 'contentType' ? ['id', 'documentId'] : ['id'];
+  for (const attr of model.attributes.values()) {
+    if (attr.kind === 'scalar' && !attr.private && attr.type !== 'password') fields.push(attr.name);
+  }
+  if (model.modelType === 'contentType') {
+    fields.push('createdAt', 'updatedAt', 'publishedAt');
+    if (model.localized) fields.push('locale');
+  }
+  return fields;
+}
+
+/** Per-model list of (field, type) to serialise, cached: the hot path of every response. */
+const plans = new WeakMap<Model, Map<string, readonly (readonly [string, ScalarType])[]>>();
+
+function plan(model: Model, fields: readonly string[]): readonly (readonly [string, ScalarType])[] {
+  let byKey = plans.get(model);
+  if (!byKey) {
+    byKey = new Map();
+    plans.set(model, byKey);
+  }
+  const key = fields.join('\u0000');
+  let result = byKey.get(key);
+  if (!result) {
+    result = fields.map((name) => {
+      const field = lookupField(model, name);
+      return [name, field?.kind === 'scalar' ? field.type : 'string'] as const;
+    });
+    byKey.set(key, result);
+  }
+  return result;
+}
+
+/** Serialises a row's scalar fields, in `fields` order. */
+export function serializeRow(model: Model, row: Row, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, type] of plan(model, fields)) out[name] = outputValue(type, row[name]);
+  return out;
+}

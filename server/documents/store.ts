@@ -1,0 +1,358 @@
+import { randomBytes } from 'node:crypto';
+import type { Db, Row } from '../db/database.js';
+import type { Registry } from '../schema/registry.js';
+import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, type Model, type RelationAttribute } from '../schema/types.js';
+import { parseRelationInput, refKey, refsOf, resolveRefs, type Position, type RelationInput, type RelationRef } from './relations-input.js';
+import { scalarColumns } from './scalars.js';
+
+/** What writes need: the connection (or transaction), the registry, and the clock. */
+export interface WriteEnv {
+  readonly db: Db;
+  readonly registry: Registry;
+  readonly now: () => string;
+  readonly defaultLocale: string;
+}
+
+/** Where a write happens: which version and locale relation inputs resolve against. */
+export interface WriteScope {
+  readonly status: 'draft' | 'published';
+  readonly locale: string | null;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A new 24-character lower-case alphanumeric documentId that starts with a letter (as cuid2's do). */
+export function newDocumentId(): string {
+  const bytes = randomBytes(24);
+  let id = ALPHABET[(bytes[0] ?? 0) % 26] ?? 'a';
+  for (let i = 1; i < 24; i++) id += ALPHABET[(bytes[i] ?? 0) % 36];
+  return id;
+}
+
+export async function insertRow(db: Db, table: string, values: Record<string, unknown>): Promise<number> {
+  const row = await db.insertInto(table).values(values).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Relations
+
+interface Group {
+  readonly ids: readonly number[];
+}
+
+/** The opposite attribute of a bidirectional relation, if any. */
+function opposite(registry: Registry, attr: RelationAttribute): RelationAttribute | undefined {
+  const other = attr.inversedBy ?? attr.mappedBy;
+  if (!other) return undefined;
+  const target = registry.model(attr.target);
+  const a = target?.attributes.get(other);
+  return a?.kind === 'relation' ? a : undefined;
+}
+
+function placeGroup(list: Group[], group: Group, position: Position | undefined, anchorIds: (r: RelationRef) => readonly number[]): void {
+  const remaining = list.filter((g) => !g.ids.some((id) => group.ids.includes(id)));
+  list.length = 0;
+  list.push(...remaining);
+  const indexOf = (r: RelationRef) => {
+    const ids = anchorIds(r);
+    return list.findIndex((g) => g.ids.some((id) => ids.includes(id)));
+  };
+  if (!position || position.kind === 'end') list.push(group);
+  else if (position.kind === 'start') list.unshift(group);
+  else {
+    const at = indexOf(position.ref);
+    if (at === -1) list.push(group);
+    else list.splice(position.kind === 'before' ? at : at + 1, 0, group);
+  }
+}
+
+/** Applies one relation input to a row: the link list is rebuilt in order, inverse orders kept. */
+export async function applyRelation(env: WriteEnv, model: Model, rowId: number, attr: RelationAttribute, input: RelationInput, resolved: Map<string, number[]>): Promise<void> {
+  const { db, registry } = env;
+  const storage = registry.relationStorage(model, attr);
+  const { joinTable: table, selfColumn: self, otherColumn: other, orderColumn: ord, inverseOrderColumn: invOrd } = storage;
+  const current = await db
+    .selectFrom(table)
+    .select(['id', other, ord, invOrd])
+    .where(self, '=', rowId)
+    .orderBy(ord)
+    .orderBy('id')
+    .execute();
+  const idsOf = (r: RelationRef) => resolved.get(refKey(r)) ?? (r.kind === 'id' ? [r.id] : []);
+  let list: Group[];
+  if (input.set) {
+    list = [];
+    for (const r of input.set) placeGroup(list, { ids: idsOf(r) }, undefined, idsOf);
+  } else {
+    list = current.map((row) => ({ ids: [Number(row[other])] }));
+  }
+  const dropped = new Set((input.disconnect ?? []).flatMap(idsOf));
+  list = list.map((g) => ({ ids: g.ids.filter((id) => !dropped.has(id)) })).filter((g) => g.ids.length > 0);
+  for (const c of input.connect ?? []) placeGroup(list, { ids: idsOf(c.ref) }, c.position, idsOf);
+  list = list.filter((g) => g.ids.length > 0);
+  if (!attr.toMany && list.length > 1) list = list.slice(-1);
+  const wanted = list.flatMap((g) => g.ids);
+  const keep = new Set(wanted);
+  const existing = new Map(current.map((row) => [Number(row[other]), row]));
+  const removed = current.filter((row) => !keep.has(Number(row[other]))).map((row) => Number(row.id));
+  if (removed.length > 0) await db.deleteFrom(table).where('id', 'in', removed).execute();
+  const oppositeAttr = opposite(registry, attr);
+  for (const [index, targetId] of wanted.entries()) {
+    const position = index + 1;
+    const row = existing.get(targetId);
+    if (row) {
+      if (Number(row[ord]) !== position) await db.updateTable(table).set({ [ord]: position }).where('id', '=', Number(row.id)).execute();
+      continue;
+    }
+    if (oppositeAttr && !oppositeAttr.toMany) {
+      await db.deleteFrom(table).where(other, '=', targetId).where(self, '<>', rowId).execute();
+    }
+    const last = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.max(invOrd).as('m'))
+      .where(other, '=', targetId)
+      .executeTakeFirst();
+    await db
+      .insertInto(table)
+      .values({ [self]: rowId, [other]: targetId, [ord]: position, [invOrd]: Number(last?.m ?? 0) + 1 })
+      .execute();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Media
+
+/** Sets the files of a media attribute (in order); ids are row ids of the media library. */
+export async function applyMedia(env: WriteEnv, model: Model, rowId: number, name: string, fileIds: readonly number[]): Promise<void> {
+  await env.db
+    .deleteFrom('hearth_files_related')
+    .where('related_type', '=', model.uid)
+    .where('related_id', '=', rowId)
+    .where('field', '=', name)
+    .execute();
+  for (const [i, fileId] of [...new Set(fileIds)].entries()) {
+    await env.db
+      .insertInto('hearth_files_related')
+      .values({ file_id: fileId, related_id: rowId, related_type: model.uid, field: name, ord: i + 1 })
+      .execute();
+  }
+}
+
+/** Media input as ids: numbers are row ids, strings are file documentIds (resolved by the caller). */
+export function mediaRefs(value: unknown): RelationRef[] {
+  const input = parseRelationInput(value === null ? [] : value);
+  return [...(input?.set ?? (input?.connect ?? []).map((c) => c.ref))];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Components
+
+interface ComponentLink {
+  readonly linkId: number;
+  readonly cmpId: number;
+  readonly uid: string;
+}
+
+async function componentLinks(env: WriteEnv, model: Model, rowId: number, field: string): Promise<ComponentLink[]> {
+  const rows = await env.db
+    .selectFrom(env.registry.componentsTable(model))
+    .select(['id', 'cmp_id', 'component_type'])
+    .where('entity_id', '=', rowId)
+    .where('field', '=', field)
+    .orderBy('ord')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ linkId: Number(r.id), cmpId: Number(r.cmp_id), uid: String(r.component_type) }));
+}
+
+/** Deletes component rows and everything below them (nested components, links, media). */
+export async function deleteComponents(env: WriteEnv, component: ComponentModel, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await deleteChildren(env, component, ids);
+  await env.db.deleteFrom(component.table).where('id', 'in', [...ids]).execute();
+}
+
+/** Deletes what hangs off rows of `model`: their components (deep) and media links. Join links cascade. */
+export async function deleteChildren(env: WriteEnv, model: Model, rowIds: readonly number[]): Promise<void> {
+  if (rowIds.length === 0) return;
+  const hasComponents = [...model.attributes.values()].some((a) => a.kind === 'component' || a.kind === 'dynamiczone');
+  if (hasComponents) {
+    const table = env.registry.componentsTable(model);
+    const links = await env.db.selectFrom(table).select(['cmp_id', 'component_type']).where('entity_id', 'in', [...rowIds]).execute();
+    await env.db.deleteFrom(table).where('entity_id', 'in', [...rowIds]).execute();
+    const byType = new Map<string, number[]>();
+    for (const l of links) {
+      const list = byType.get(String(l.component_type)) ?? [];
+      list.push(Number(l.cmp_id));
+      byType.set(String(l.component_type), list);
+    }
+    for (const [uid, ids] of byType) {
+      const component = env.registry.component(uid);
+      if (component) await deleteComponents(env, component, ids);
+    }
+  }
+  await env.db.deleteFrom('hearth_files_related').where('related_type', '=', model.uid).where('related_id', 'in', [...rowIds]).execute();
+}
+
+/**
+ * Writes a component or dynamic-zone attribute: the given items replace the current ones; an item
+ * carrying the `id` of one of this row's current components updates it in place.
+ */
+async function applyComponents(env: WriteEnv, model: Model, rowId: number, attr: Attribute, value: unknown, scope: WriteScope, resolved: Map<string, number[]>): Promise<void> {
+  if (attr.kind !== 'component' && attr.kind !== 'dynamiczone') return;
+  const items = value === null ? [] : Array.isArray(value) ? value : [value];
+  const links = await componentLinks(env, model, rowId, attr.name);
+  const kept = new Set<number>();
+  const next: { cmpId: number; uid: string }[] = [];
+  for (const item of items) {
+    if (!isRecord(item)) continue;
+    const uid = attr.kind === 'component' ? attr.component : String(item.__component);
+    const component = env.registry.component(uid);
+    if (!component) continue;
+    const givenId = item.id === undefined || item.id === null ? undefined : Number(item.id);
+    const reuse = links.find((l) => l.cmpId === givenId && l.uid === uid && !kept.has(l.cmpId));
+    let cmpId: number;
+    if (reuse) {
+      cmpId = reuse.cmpId;
+      kept.add(cmpId);
+      const values = scalarColumns(component, item);
+      if (Object.keys(values).length > 0) await env.db.updateTable(component.table).set(values).where('id', '=', cmpId).execute();
+    } else {
+      cmpId = await insertRow(env.db, component.table, scalarColumns(component, item));
+    }
+    await writeRelational(env, component, cmpId, item, scope, resolved);
+    next.push({ cmpId, uid });
+  }
+  const table = env.registry.componentsTable(model);
+  await env.db.deleteFrom(table).where('entity_id', '=', rowId).where('field', '=', attr.name).execute();
+  for (const link of links) {
+    if (kept.has(link.cmpId)) continue;
+    const component = env.registry.component(link.uid);
+    if (component) await deleteComponents(env, component, [link.cmpId]);
+  }
+  for (const [i, entry] of next.entries()) {
+    await env.db.insertInto(table).values({ entity_id: rowId, cmp_id: entry.cmpId, component_type: entry.uid, field: attr.name, ord: i + 1 }).execute();
+  }
+}
+
+/** Writes every relational attribute present in `data` (relations, media, components) for one row. */
+export async function writeRelational(env: WriteEnv, model: Model, rowId: number, data: Record<string, unknown>, scope: WriteScope, resolved: Map<string, number[]>): Promise<void> {
+  for (const attr of model.attributes.values()) {
+    const value = data[attr.name];
+    if (value === undefined) continue;
+    if (attr.kind === 'relation') {
+      const input = parseRelationInput(value);
+      if (input) await applyRelation(env, model, rowId, attr, input, resolved);
+    } else if (attr.kind === 'media') {
+      const ids = mediaRefs(value).flatMap((r) => resolved.get(refKey(r)) ?? (r.kind === 'id' ? [r.id] : []));
+      await applyMedia(env, model, rowId, attr.name, attr.multiple ? ids : ids.slice(0, 1));
+    } else if (attr.kind === 'component' || attr.kind === 'dynamiczone') {
+      await applyComponents(env, model, rowId, attr, value, scope, resolved);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolving references before validation
+
+/**
+ * Resolves every documentId a body names (relations and media, inside components too), throwing
+ * Strapi's `Document with id ... not found` for the first that matches nothing. Numeric ids are
+ * kept as given; their existence is checked with the validation, as Strapi does.
+ */
+export async function resolveBodyRefs(env: WriteEnv, model: Model, data: unknown, scope: WriteScope, into = new Map<string, number[]>(), allowMissing = false): Promise<Map<string, number[]>> {
+  if (!isRecord(data)) return into;
+  for (const attr of model.attributes.values()) {
+    const value = data[attr.name];
+    if (value === undefined || value === null) continue;
+    if (attr.kind === 'relation') {
+      const input = parseRelationInput(value);
+      const target = env.registry.contentType(attr.target);
+      if (!input || !target) continue;
+      const refs = refsOf(input);
+      const found = await resolveRefs(env.db, {
+        source: model,
+        target,
+        sourceStatus: scope.status,
+        sourceLocale: scope.locale,
+        defaultLocale: env.defaultLocale,
+        refs,
+        allowMissing,
+      });
+      for (const [r, ids] of found) into.set(r, ids);
+    } else if (attr.kind === 'media') {
+      const files = env.registry.contentType(FILE_UID);
+      if (!files) continue;
+      const found = await resolveRefs(env.db, {
+        source: model,
+        target: files,
+        sourceStatus: 'published',
+        sourceLocale: null,
+        defaultLocale: env.defaultLocale,
+        refs: mediaRefs(value),
+        allowMissing,
+      });
+      for (const [r, ids] of found) into.set(r, ids);
+    } else if (attr.kind === 'component' || attr.kind === 'dynamiczone') {
+      const items = Array.isArray(value) ? value : [value];
+      for (const item of items) {
+        const uid = attr.kind === 'component' ? attr.component : isRecord(item) ? String(item.__component) : '';
+        const component = env.registry.component(uid);
+        if (component) await resolveBodyRefs(env, component, item, scope, into, allowMissing);
+      }
+    }
+  }
+  return into;
+}
+
+/**
+ * Strapi's relations check: numeric ids given for relations and media must exist.
+ * Returns `N relation(s) of type <uid> associated with this entity do not exist`, or null.
+ */
+export async function missingRelations(env: WriteEnv, model: Model, data: unknown): Promise<string | null> {
+  const wanted = new Map<string, Set<number>>();
+  const collect = (m: Model, d: unknown) => {
+    if (!isRecord(d)) return;
+    for (const attr of m.attributes.values()) {
+      const value = d[attr.name];
+      if (value === undefined || value === null) continue;
+      if (attr.kind === 'relation' || attr.kind === 'media') {
+        const uid = attr.kind === 'relation' ? attr.target : FILE_UID;
+        const input = attr.kind === 'media' ? { set: mediaRefs(value) } : parseRelationInput(value);
+        for (const r of input ? refsOf(input) : []) {
+          if (r.kind !== 'id') continue;
+          const set = wanted.get(uid) ?? new Set<number>();
+          set.add(r.id);
+          wanted.set(uid, set);
+        }
+      } else if (attr.kind === 'component' || attr.kind === 'dynamiczone') {
+        for (const item of Array.isArray(value) ? value : [value]) {
+          const uid = attr.kind === 'component' ? attr.component : isRecord(item) ? String(item.__component) : '';
+          const component = env.registry.component(uid);
+          if (component) collect(component, item);
+          else if (attr.kind === 'dynamiczone') throw new Error('unknown component');
+        }
+      }
+    }
+  };
+  collect(model, data);
+  for (const [uid, ids] of wanted) {
+    const target = env.registry.model(uid);
+    if (!target) continue;
+    const rows = await env.db.selectFrom(target.table).select('id').where('id', 'in', [...ids]).execute();
+    const missing = ids.size - rows.length;
+    if (missing > 0) return `${missing} relation(s) of type ${uid} associated with this entity do not exist`;
+  }
+  return null;
+}
+
+/** Deletes content rows and everything hanging off them. */
+export async function deleteRows(env: WriteEnv, model: ContentTypeModel, rowIds: readonly number[]): Promise<void> {
+  if (rowIds.length === 0) return;
+  await deleteChildren(env, model, rowIds);
+  await env.db.deleteFrom(model.table).where('id', 'in', [...rowIds]).execute();
+}
+
+export type { Row };

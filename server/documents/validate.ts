@@ -1,0 +1,264 @@
+import { AppError } from '../errors/app-error.js';
+import type { Registry } from '../schema/registry.js';
+import type { Attribute, ComponentModel, ContentTypeModel, Model, ScalarAttribute } from '../schema/types.js';
+import type { Row } from '../db/database.js';
+import { blocksSchema } from './blocks-schema.js';
+import { isBigIntegerInput, toBigInteger, ValueError } from './values.js';
+import { installYupLocale, yup } from './yup-setup.js';
+
+installYupLocale();
+
+type AnySchema = yup.AnySchema;
+
+/** The context a validation runs in, as Strapi's entity validator receives it. */
+export interface EntityValidationOptions {
+  readonly mode: 'creation' | 'update';
+  /** Drafts skip `required`, `minLength` and component `min` checks, as in Strapi. */
+  readonly isDraft: boolean;
+  readonly locale: string | null;
+  /** The row being updated (unchanged unique values on drafts are not re-checked). */
+  readonly entity: Row | null;
+  readonly isUnique: (args: { model: ContentTypeModel; attribute: ScalarAttribute; value: unknown; isDraft: boolean; locale: string | null; excludeId: number | null }) => Promise<boolean>;
+  /** Checks media/relation ids exist; returns Strapi's message when some do not. */
+  readonly checkRelations: (data: Record<string, unknown>) => Promise<string | null>;
+}
+
+interface Ctx {
+  readonly registry: Registry;
+  readonly root: ContentTypeModel;
+  readonly options: EntityValidationOptions;
+}
+
+/** yup 0.32's typings do not accept lazy schemas as array items, though yup does: one named cast. */
+const lazy = (pick: (value: unknown) => AnySchema): AnySchema => yup.lazy(pick) as unknown as AnySchema;
+
+const preventCast = <T extends AnySchema>(schema: T): T => schema.transform((_value: unknown, original: unknown) => original) as T;
+const isNil = (v: unknown) => v === null || v === undefined;
+
+function notNil<T extends AnySchema>(schema: T): T {
+  return schema.test('defined', '${path} must be defined.', (v: unknown) => !isNil(v)) as T;
+}
+
+function notNull<T extends AnySchema>(schema: T): T {
+  return schema.test('defined', '${path} cannot be null.', (v: unknown) => v !== null) as T;
+}
+
+function withRequired<T extends AnySchema>(schema: T, required: boolean, mode: 'creation' | 'update'): T {
+  if (!required) return schema.nullable() as T;
+  return mode === 'creation' ? notNil(schema) : notNull(schema);
+}
+
+function withUnique<T extends AnySchema>(schema: T, attr: ScalarAttribute, model: Model, ctx: Ctx): T {
+  if (!attr.unique || model.modelType !== 'contentType') return schema;
+  const { options } = ctx;
+  return schema.test('unique', 'This attribute must be unique', async (value: unknown) => {
+    if (isNil(value)) return true;
+    if (options.isDraft && options.entity && value === options.entity[attr.name]) return true;
+    return options.isUnique({
+      model,
+      attribute: attr,
+      value,
+      isDraft: options.isDraft,
+      locale: model.localized ? options.locale : null,
+      excludeId: options.entity ? Number(options.entity.id) : null,
+    });
+  }) as T;
+}
+
+function stringSchema(attr: ScalarAttribute, model: Model, ctx: Ctx) {
+  let schema = preventCast(yup.string());
+  if (attr.minLength !== undefined && Number.isInteger(attr.minLength) && attr.minLength > 0 && !ctx.options.isDraft) schema = schema.min(attr.minLength);
+  if (attr.maxLength !== undefined && Number.isInteger(attr.maxLength) && attr.maxLength > 0) schema = schema.max(attr.maxLength);
+  if (attr.regex !== undefined) schema = schema.matches(new RegExp(attr.regex), { excludeEmptyString: !attr.required });
+  return withUnique(schema, attr, model, ctx);
+}
+
+function numberSchema(attr: ScalarAttribute, model: Model, ctx: Ctx, integer: boolean) {
+  let schema = integer ? yup.number().integer() : yup.number();
+  if (typeof attr.min === 'number') schema = schema.min(integer ? Math.trunc(attr.min) : attr.min);
+  if (typeof attr.max === 'number') schema = schema.max(integer ? Math.trunc(attr.max) : attr.max);
+  return withUnique(schema, attr, model, ctx);
+}
+
+function bigIntegerSchema(attr: ScalarAttribute, model: Model, ctx: Ctx) {
+  const schema = yup
+    .mixed()
+    .test('biginteger', '${path} must be a valid integer', (v: unknown) => isNil(v) || isBigIntegerInput(v))
+    .test('biginteger-range', '${path} must be between -9223372036854775808 and 9223372036854775807', (v: unknown) => {
+      if (isNil(v) || !isBigIntegerInput(v)) return true;
+      try {
+        toBigInteger(v);
+        return true;
+      } catch (err) {
+        if (err instanceof ValueError) return false;
+        throw err;
+      }
+    });
+  return withUnique(schema, attr, model, ctx);
+}
+
+function scalarSchema(attr: ScalarAttribute, model: Model, ctx: Ctx): AnySchema {
+  switch (attr.type) {
+    case 'string':
+    case 'text':
+    case 'richtext':
+    case 'password':
+      return stringSchema(attr, model, ctx);
+    case 'email':
+      return stringSchema(attr, model, ctx).email().min(1, '${path} cannot be empty');
+    case 'uid':
+      return stringSchema(attr, model, ctx).matches(/^[A-Za-z0-9-_.~]*$/);
+    case 'enumeration':
+      return yup.string().oneOf([...(attr.enum ?? []), null as unknown as string]);
+    case 'boolean':
+      return yup.boolean();
+    case 'integer':
+      return numberSchema(attr, model, ctx, true);
+    case 'float':
+    case 'decimal':
+      return numberSchema(attr, model, ctx, false);
+    case 'biginteger':
+      return bigIntegerSchema(attr, model, ctx);
+    case 'date':
+    case 'time':
+    case 'datetime':
+    case 'timestamp':
+      return withUnique(yup.mixed(), attr, model, ctx);
+    case 'blocks':
+      return blocksSchema();
+    case 'json':
+      return yup.mixed();
+  }
+}
+
+function withMinMax<T extends yup.AnySchema & { min(n: number): T; max(n: number): T }>(
+  schema: T,
+  attr: { required: boolean; min: number | undefined; max: number | undefined },
+  value: unknown,
+): T {
+  let next = schema;
+  if (Number.isInteger(attr.min) && (attr.required || (Array.isArray(value) && value.length > 0))) next = next.min(attr.min as number);
+  if (Number.isInteger(attr.max)) next = next.max(attr.max as number);
+  return next;
+}
+
+function attributeSchema(attr: Attribute, model: Model, value: unknown, ctx: Ctx): AnySchema | null {
+  const { mode, isDraft } = ctx.options;
+  let schema: AnySchema;
+  switch (attr.kind) {
+    case 'localizations':
+      return null;
+    case 'scalar':
+      schema = withRequired(scalarSchema(attr, model, ctx), !isDraft && attr.required, mode);
+      break;
+    case 'media':
+      schema = yup.mixed();
+      break;
+    case 'relation':
+      schema = preventCast(Array.isArray(value) ? yup.array().of(yup.mixed()) : yup.mixed());
+      break;
+    case 'component': {
+      const component = ctx.registry.component(attr.component);
+      if (!component) return null;
+      if (attr.repeatable) {
+        let list = yup.array().of(lazy((item: unknown) => modelSchema(component, item, ctx).test('defined', '${path} cannot be null.', (v: unknown) => v !== null)));
+        list = withRequired(list, true, mode);
+        if (!isDraft) list = withMinMax(list, attr, value);
+        schema = preventCast(list);
+      } else {
+        schema = preventCast(withRequired(modelSchema(component, value, ctx), !isDraft && attr.required, mode));
+      }
+      break;
+    }
+    case 'dynamiczone': {
+      const allComponents = [...ctx.registry.componentUidsForMessages];
+      let list = yup.array().of(
+        lazy((item: unknown) => {
+          const uid = typeof item === 'object' && item !== null ? (item as Record<string, unknown>).__component : undefined;
+          const component = typeof uid === 'string' ? ctx.registry.component(uid) : undefined;
+          const base = yup
+            .object()
+            .shape({ __component: yup.string().required().oneOf(allComponents) })
+            .test('defined', '${path} cannot be null.', (v: unknown) => v !== null);
+          return component ? base.concat(modelSchema(component, item, ctx)) : base;
+        }),
+      );
+      list = withRequired(list, true, mode);
+      if (!isDraft) list = withMinMax(list, attr, value);
+      schema = preventCast(list);
+      break;
+    }
+  }
+  if (mode === 'creation') {
+    const defaultValue =
+      (attr.kind === 'component' && attr.repeatable) || attr.kind === 'dynamiczone'
+        ? attr.required
+          ? undefined
+          : []
+        : attr.kind === 'scalar'
+          ? attr.default
+          : undefined;
+    schema = schema.default(defaultValue);
+  } else {
+    schema = schema.default(undefined);
+  }
+  return schema;
+}
+
+function modelSchema(model: ContentTypeModel | ComponentModel, data: unknown, ctx: Ctx): yup.AnyObjectSchema {
+  const shape: Record<string, AnySchema> = {};
+  const record = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  for (const attr of model.attributes.values()) {
+    const schema = attributeSchema(attr, model, record[attr.name], ctx);
+    if (schema) shape[attr.name] = schema;
+  }
+  return yup.object().shape(shape);
+}
+
+/** The `details` Strapi gives a failed yup validation. */
+function toDetails(error: yup.ValidationError): { message: string; details: { errors: unknown[] } } {
+  const inner = error.inner.length > 0 ? error.inner : [error];
+  const errors = inner.map((e) => {
+    const entry: Record<string, unknown> = {
+      path: e.path ? e.path.replace(/\[(\w+)\]/g, '.$1').split('.').filter((p) => p !== '') : [],
+      message: e.message,
+      name: 'ValidationError',
+    };
+    if (e.value !== undefined) entry.value = e.value;
+    return entry;
+  });
+  return { message: errors.length > 1 ? `${errors.length} errors occurred` : String((errors[0] as { message: string }).message), details: { errors } };
+}
+
+/**
+ * Validates a content-type body as Strapi's entity validator does (yup, same messages, same
+ * draft leniency), returning the cast data (defaults applied) or throwing a 400 ValidationError.
+ */
+export async function validateEntity(
+  model: ContentTypeModel,
+  data: Record<string, unknown>,
+  registry: Registry,
+  options: EntityValidationOptions,
+): Promise<Record<string, unknown>> {
+  const ctx: Ctx = { registry, root: model, options };
+  const schema = modelSchema(model, data, ctx)
+    .test('relations-test', 'check that all relations exist', async function relations(value: unknown) {
+      let message: string | null;
+      try {
+        message = await options.checkRelations((value ?? {}) as Record<string, unknown>);
+      } catch {
+        message = 'Invalid relations';
+      }
+      return message === null ? true : this.createError({ path: this.path, message });
+    })
+    .required();
+  try {
+    return (await schema.validate(data, { strict: false, abortEarly: false })) as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof yup.ValidationError) {
+      const { message, details } = toDetails(err);
+      throw new AppError('ValidationError', message, details);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,294 @@
+import type { Row } from '../db/database.js';
+import { AppError, notFound, validationError } from '../errors/app-error.js';
+import type { DocumentQuery } from '../query/ast.js';
+import type { ContentTypeModel, Model } from '../schema/types.js';
+import { cloneChildren } from './clone.js';
+import { writeEnv, type Access, type DocumentDeps } from './context.js';
+import { copyVersion } from './publish.js';
+import { present } from './reader.js';
+import { scalarColumns, toStorage } from './scalars.js';
+import {
+  deleteChildren,
+  deleteRows,
+  insertRow,
+  missingRelations,
+  newDocumentId,
+  resolveBodyRefs,
+  writeRelational,
+  type WriteEnv,
+} from './store.js';
+import { validateEntity, type EntityValidationOptions } from './validate.js';
+import { valuesOf } from './values-of.js';
+
+/** A write of the content API: the body's `data`, the query (status, locale, response fields/populate), the caller. */
+export interface WriteRequest {
+  readonly data: unknown;
+  readonly query: DocumentQuery;
+  readonly access: Access;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The single locale a write targets; unknown locales are refused (Strapi accepts any: strapi#27108). */
+async function writeLocale(deps: DocumentDeps, model: ContentTypeModel, query: DocumentQuery): Promise<string | null> {
+  if (!model.localized) return null;
+  const locale = query.locale;
+  if (locale === null) return deps.locales.defaultCode();
+  if (locale.kind !== 'one') throw validationError("Invalid parameter at 'locale'. A write targets one locale, not several.");
+  if (!(await deps.locales.exists(locale.code))) {
+    throw validationError(`Locale "${locale.code}" does not exist`, { locale: locale.code });
+  }
+  return locale.code;
+}
+
+function validationOptions(env: WriteEnv, model: ContentTypeModel, args: { mode: 'creation' | 'update'; isDraft: boolean; locale: string | null; entity: Row | null }): EntityValidationOptions {
+  return {
+    ...args,
+    async isUnique({ model: m, attribute, value, isDraft, locale, excludeId }) {
+      let stored: unknown;
+      try {
+        stored = toStorage(attribute, value);
+      } catch {
+        return true;
+      }
+      let q = env.db.selectFrom(m.table).select('id').where(attribute.name, '=', stored as string);
+      if (m.localized && locale !== null) q = q.where('locale', '=', locale);
+      q = q.where('publishedAt', m.draftAndPublish && isDraft ? 'is' : 'is not', null);
+      if (excludeId !== null) q = q.where('id', '<>', excludeId);
+      return (await q.executeTakeFirst()) === undefined;
+    },
+    checkRelations: (data) => missingRelations(env, model, data),
+  };
+}
+
+const withSystem = (model: ContentTypeModel, data: unknown, publishedAt: string | null, locale: string | null): unknown =>
+  isRecord(data) ? { ...data, publishedAt, ...(model.localized ? { locale } : {}) } : data;
+
+/** Creates one row (a draft, or the only version of a type without draft & publish). */
+async function insertVersion(env: WriteEnv, model: ContentTypeModel, args: { documentId: string; locale: string | null; data: unknown }): Promise<number> {
+  const status = model.draftAndPublish ? 'draft' : 'published';
+  const resolved = await resolveBodyRefs(env, model, args.data, { status, locale: args.locale });
+  const now = env.now();
+  const publishedAt = status === 'published' ? now : null;
+  const validated = await validateEntity(
+    model,
+    withSystem(model, args.data, publishedAt, args.locale) as Record<string, unknown>,
+    env.registry,
+    validationOptions(env, model, { mode: 'creation', isDraft: model.draftAndPublish, locale: args.locale, entity: null }),
+  );
+  const columns = scalarColumns(model, validated);
+  const rowId = await insertRow(env.db, model.table, {
+    documentId: args.documentId,
+    ...columns,
+    createdAt: now,
+    updatedAt: now,
+    publishedAt,
+    locale: args.locale,
+  });
+  await writeRelational(env, model, rowId, validated, { status, locale: args.locale }, resolved);
+  return rowId;
+}
+
+async function updateVersion(env: WriteEnv, model: ContentTypeModel, row: Row, data: unknown, locale: string | null): Promise<void> {
+  const status = model.draftAndPublish ? 'draft' : 'published';
+  const resolved = await resolveBodyRefs(env, model, data, { status, locale });
+  const now = env.now();
+  const publishedAt = status === 'published' ? now : null;
+  const validated = await validateEntity(
+    model,
+    withSystem(model, data, publishedAt, locale) as Record<string, unknown>,
+    env.registry,
+    validationOptions(env, model, { mode: 'update', isDraft: model.draftAndPublish, locale, entity: row }),
+  );
+  const columns = scalarColumns(model, validated);
+  await env.db
+    .updateTable(model.table)
+    .set({ ...columns, updatedAt: now, ...(status === 'published' ? { publishedAt } : {}) })
+    .where('id', '=', Number(row.id))
+    .execute();
+  await writeRelational(env, model, Number(row.id), validated, { status, locale }, resolved);
+}
+
+async function versionRow(env: WriteEnv, model: ContentTypeModel, documentId: string, locale: string | null, status: 'draft' | 'published'): Promise<Row | undefined> {
+  let q = env.db.selectFrom(model.table).selectAll().where('documentId', '=', documentId).where('locale', locale === null ? 'is' : '=', locale);
+  if (model.draftAndPublish) q = q.where('publishedAt', status === 'draft' ? 'is' : 'is not', null);
+  else q = q.where('publishedAt', 'is not', null);
+  return q.orderBy('id').executeTakeFirst();
+}
+
+const nonLocalized = (model: Model) => (name: string) => {
+  const attr = model.attributes.get(name);
+  return attr !== undefined && !attr.localized && attr.kind !== 'relation' && attr.kind !== 'localizations';
+};
+
+/** Copies the non-localized attributes of a row to the document's other locales in the same state. */
+async function syncNonLocalized(env: WriteEnv, model: ContentTypeModel, rowId: number): Promise<void> {
+  if (!model.localized) return;
+  const source = await env.db.selectFrom(model.table).selectAll().where('id', '=', rowId).executeTakeFirstOrThrow();
+  const others = await env.db
+    .selectFrom(model.table)
+    .selectAll()
+    .where('documentId', '=', String(source.documentId))
+    .where('id', '<>', rowId)
+    .where('publishedAt', source.publishedAt === null ? 'is' : 'is not', null)
+    .where('locale', 'is not', null)
+    .execute();
+  if (others.length === 0) return;
+  const pick = nonLocalized(model);
+  const scalars: Record<string, unknown> = {};
+  for (const attr of model.attributes.values()) if (attr.kind === 'scalar' && pick(attr.name)) scalars[attr.name] = source[attr.name];
+  const relational = [...model.attributes.values()].filter((a) => (a.kind === 'component' || a.kind === 'dynamiczone' || a.kind === 'media') && pick(a.name));
+  for (const other of others) {
+    const id = Number(other.id);
+    if (Object.keys(scalars).length > 0) await env.db.updateTable(model.table).set(scalars).where('id', '=', id).execute();
+    if (relational.length === 0) continue;
+    await deleteFields(env, model, id, relational.map((a) => a.name));
+    await cloneChildren(env, model, rowId, id, source.publishedAt === null ? 'draft' : 'published', new Map(), (name) => relational.some((a) => a.name === name));
+  }
+}
+
+/** Removes the components and media of some attributes of a row. */
+async function deleteFields(env: WriteEnv, model: ContentTypeModel, rowId: number, fields: string[]): Promise<void> {
+  const hasComponents = fields.some((f) => ['component', 'dynamiczone'].includes(model.attributes.get(f)?.kind ?? ''));
+  if (hasComponents) {
+    const table = env.registry.componentsTable(model);
+    const links = await env.db.selectFrom(table).selectAll().where('entity_id', '=', rowId).where('field', 'in', fields).execute();
+    await env.db.deleteFrom(table).where('entity_id', '=', rowId).where('field', 'in', fields).execute();
+    for (const link of links) {
+      const component = env.registry.component(String(link.component_type));
+      if (component) {
+        await deleteChildren(env, component, [Number(link.cmp_id)]);
+        await env.db.deleteFrom(component.table).where('id', '=', Number(link.cmp_id)).execute();
+      }
+    }
+  }
+  await env.db.deleteFrom('hearth_files_related').where('related_type', '=', model.uid).where('related_id', '=', rowId).where('field', 'in', fields).execute();
+}
+
+/** Publishes the draft of (documentId, locale): validates it in full, then copies it as the published version. */
+export async function publishVersion(env: WriteEnv, model: ContentTypeModel, documentId: string, locale: string | null): Promise<number> {
+  const draft = await versionRow(env, model, documentId, locale, 'draft');
+  if (!draft) throw notFound();
+  const old = await versionRow(env, model, documentId, locale, 'published');
+  const newId = await copyVersion(env, model, {
+    fromId: Number(draft.id),
+    replaceId: old ? Number(old.id) : null,
+    status: 'published',
+    publishedAt: env.now(),
+    validate: async () => {
+      const data = { ...(await valuesOf(env, model, draft)), publishedAt: env.now(), ...(model.localized ? { locale } : {}) };
+      await validateEntity(model, data, env.registry, validationOptions(env, model, { mode: 'creation', isDraft: false, locale, entity: null }));
+    },
+  });
+  await syncNonLocalized(env, model, newId);
+  return newId;
+}
+
+async function respond(deps: DocumentDeps, env: WriteEnv, model: ContentTypeModel, rowId: number, req: WriteRequest): Promise<Record<string, unknown>> {
+  const row = await env.db.selectFrom(model.table).selectAll().where('id', '=', rowId).executeTakeFirstOrThrow();
+  const [entry] = await present(deps, env.db, model, [row], req.query, req.access);
+  if (!entry) throw new AppError('InternalServerError', 'Internal Server Error');
+  return entry;
+}
+
+function transaction<T>(deps: DocumentDeps, defaultLocale: string, fn: (env: WriteEnv) => Promise<T>): Promise<T> {
+  return deps.database.db.transaction().execute((trx) => fn(writeEnv(deps, trx, defaultLocale)));
+}
+
+/** `POST /api/:plural`: creates a document (draft + published version unless `status=draft`). */
+export async function createDocument(deps: DocumentDeps, model: ContentTypeModel, req: WriteRequest): Promise<Record<string, unknown>> {
+  const locale = await writeLocale(deps, model, req.query);
+  const defaultLocale = await deps.locales.defaultCode();
+  return transaction(deps, defaultLocale, async (env) => {
+    const documentId = newDocumentId();
+    let rowId = await insertVersion(env, model, { documentId, locale, data: req.data });
+    if (model.draftAndPublish && req.query.status === 'published') rowId = await publishVersion(env, model, documentId, locale);
+    return respond(deps, env, model, rowId, req);
+  });
+}
+
+/** The values a new localization starts from: another locale's non-localized attributes. */
+async function localizationBase(env: WriteEnv, model: ContentTypeModel, documentId: string): Promise<{ values: Record<string, unknown>; sourceId: number } | null> {
+  const source = await env.db
+    .selectFrom(model.table)
+    .selectAll()
+    .where('documentId', '=', documentId)
+    .orderBy((eb) => eb.case().when('publishedAt', 'is', null).then(0).else(1).end())
+    .orderBy('id')
+    .executeTakeFirst();
+  if (!source) return null;
+  const pick = nonLocalized(model);
+  return { values: await valuesOf(env, model, source, (name) => pick(name) && model.attributes.get(name)?.kind === 'scalar'), sourceId: Number(source.id) };
+}
+
+/** Updates the version of (document, locale), or creates it: a new localization, or (single types) a new document. */
+async function writeOrLocalize(
+  env: WriteEnv,
+  model: ContentTypeModel,
+  args: { existingId: string | null; mustExist: boolean; locale: string | null; data: unknown; status: 'draft' | 'published' },
+): Promise<{ documentId: string; rowId: number } | null> {
+  const { existingId, locale, data, status } = args;
+  const row = existingId === null ? undefined : await versionRow(env, model, existingId, locale, status);
+  if (existingId !== null && row) {
+    await updateVersion(env, model, row, data, locale);
+    return { documentId: existingId, rowId: Number(row.id) };
+  }
+  const base = existingId === null ? null : await localizationBase(env, model, existingId);
+  if (existingId === null || base === null) {
+    if (args.mustExist) return null;
+    const documentId = newDocumentId();
+    return { documentId, rowId: await insertVersion(env, model, { documentId, locale, data }) };
+  }
+  const merged = isRecord(data) ? { ...base.values, ...data } : data;
+  const rowId = await insertVersion(env, model, { documentId: existingId, locale, data: merged });
+  const pick = nonLocalized(model);
+  const copied = (name: string) => pick(name) && !(isRecord(data) && name in data) && model.attributes.get(name)?.kind !== 'scalar';
+  await cloneChildren(env, model, base.sourceId, rowId, status, new Map(), copied);
+  return { documentId: existingId, rowId };
+}
+
+/**
+ * `PUT /api/:plural/:documentId` (and single types with documentId null): updates the draft (and
+ * publishes it unless `status=draft`); a locale the document lacks is created from its other locales.
+ * Returns null when there is no such document.
+ */
+export async function updateDocument(deps: DocumentDeps, model: ContentTypeModel, documentId: string | null, req: WriteRequest): Promise<Record<string, unknown> | null> {
+  const locale = await writeLocale(deps, model, req.query);
+  const defaultLocale = await deps.locales.defaultCode();
+  return transaction(deps, defaultLocale, async (env) => {
+    let id = documentId;
+    if (id === null) {
+      const any = await env.db.selectFrom(model.table).select('documentId').orderBy('id').executeTakeFirst();
+      id = any ? String(any.documentId) : null;
+    }
+    const status = model.draftAndPublish ? 'draft' : 'published';
+    const written = await writeOrLocalize(env, model, { existingId: id, mustExist: documentId !== null, locale, data: req.data, status });
+    if (!written) return null;
+    let rowId = written.rowId;
+    await syncNonLocalized(env, model, rowId);
+    if (model.draftAndPublish && req.query.status === 'published') rowId = await publishVersion(env, model, written.documentId, locale);
+    return respond(deps, env, model, rowId, req);
+  });
+}
+
+/** `DELETE`: removes every version of the document in the selected locale(s); nothing to delete is fine. */
+export async function deleteDocument(deps: DocumentDeps, model: ContentTypeModel, documentId: string | null, query: DocumentQuery, statusGiven: boolean): Promise<void> {
+  if (model.draftAndPublish && statusGiven && query.status === 'draft') throw validationError('Cannot delete a draft document');
+  const defaultLocale = await deps.locales.defaultCode();
+  await transaction(deps, defaultLocale, async (env) => {
+    let id = documentId;
+    if (id === null) {
+      const any = await env.db.selectFrom(model.table).select('documentId').orderBy('id').executeTakeFirst();
+      if (!any) return;
+      id = String(any.documentId);
+    }
+    let q = env.db.selectFrom(model.table).select('id').where('documentId', '=', id);
+    if (model.localized) {
+      const locale = query.locale ?? { kind: 'one' as const, code: defaultLocale };
+      if (locale.kind === 'one') q = q.where('locale', '=', locale.code);
+      else if (locale.kind === 'list') q = q.where('locale', 'in', [...locale.codes]);
+    }
+    const rows = await q.execute();
+    await deleteRows(env, model, rows.map((r) => Number(r.id)));
+  });
+}

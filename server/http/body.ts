@@ -1,0 +1,46 @@
+import type { Request } from 'express';
+import { AppError } from '../errors/app-error.js';
+import { MAX_JSON_BODY_BYTES } from '../limits.js';
+import { parseQueryString } from './query-string.js';
+
+const isJsonType = (type: string) => type === 'application/json' || type.endsWith('+json');
+
+async function readText(req: Request, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw new AppError('PayloadTooLargeError', 'request entity too large');
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > limit) {
+      req.resume();
+      throw new AppError('PayloadTooLargeError', 'request entity too large');
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Reads a JSON (or urlencoded) body as koa-body does for Strapi: other content types leave the
+ * body empty; malformed JSON is a 400 `SyntaxError` whose message is the parser's.
+ */
+export async function readBody(req: Request): Promise<unknown> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (isJsonType(type)) {
+    const text = await readText(req, MAX_JSON_BODY_BYTES);
+    if (text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw new AppError('SyntaxError', (err as Error).message);
+    }
+  }
+  if (type === 'application/x-www-form-urlencoded') return parseQueryString(await readText(req, MAX_JSON_BODY_BYTES));
+  req.resume();
+  return undefined;
+}

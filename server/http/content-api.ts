@@ -1,0 +1,126 @@
+import type { NextFunction, Request, Response } from 'express';
+import { notFound as notFoundError, validationError } from '../errors/app-error.js';
+import { findMany, findOne } from '../documents/reader.js';
+import { checkInput } from '../documents/input-check.js';
+import { createDocument, deleteDocument, updateDocument } from '../documents/writer.js';
+import { convertFields } from '../query/fields.js';
+import { convertPopulate } from '../query/populate.js';
+import { buildQuery, checkParams, readListQuery, readOneQuery, validateQuery, type QueryEnv } from '../query/read-query.js';
+import type { DocumentQuery } from '../query/ast.js';
+import type { ContentTypeModel } from '../schema/types.js';
+import { lookupField } from '../schema/fields.js';
+import { documentDeps, type Services } from '../services.js';
+import { readBody } from './body.js';
+import { authenticate, authorize, type Caller } from './caller.js';
+import { parseQueryString, rawQuery } from './query-string.js';
+import { methodNotAllowed, sendJson } from './respond.js';
+
+const COLLECTION_METHODS = ['HEAD', 'GET', 'POST'];
+const DOCUMENT_METHODS = ['HEAD', 'GET', 'PUT', 'DELETE'];
+const isObjectLike = (v: unknown) => typeof v === 'object' && v !== null;
+
+/** Strapi's check before any write: `data` must be an object (arrays pass, and fail validation later). */
+async function bodyData(req: Request): Promise<unknown> {
+  const body = await readBody(req);
+  const data = isObjectLike(body) ? (body as Record<string, unknown>).data : undefined;
+  if (!isObjectLike(data)) throw validationError('Missing "data" payload in the request body');
+  return data;
+}
+
+/** The response-shaping part of a query that was not validated (single-type writes, as in Strapi). */
+function lenientQuery(raw: Record<string, unknown>, model: ContentTypeModel, env: QueryEnv): DocumentQuery {
+  const params = checkParams(raw, false);
+  let fields: string[] | null = null;
+  try {
+    fields = convertFields(raw.fields, model);
+  } catch {
+    fields = null;
+  }
+  return {
+    fields: fields?.filter((f) => lookupField(model, f)?.kind === 'scalar') ?? null,
+    filters: null,
+    sort: [],
+    populate: convertPopulate(raw.populate, model, env.registry),
+    status: params.status,
+    locale: params.locale,
+    publicationFilter: null,
+    search: null,
+  };
+}
+
+function queryEnv(services: Services, caller: Caller): QueryEnv {
+  const { config } = services;
+  return {
+    registry: services.registry(),
+    limits: { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit },
+    canRead: (uid) => caller.allows(`${uid}.find`),
+  };
+}
+
+/**
+ * The generated content API: `/api/:pluralApiId[/:documentId]` for collection types and
+ * `/api/:singularApiId` for single types, with Strapi's statuses, bodies and check order
+ * (route, then authentication and permission, then query, then body).
+ */
+export function contentApi(services: Services) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const parts = req.path.split('/').filter((p) => p !== '');
+    const model = parts[0] === undefined ? undefined : services.registry().routeModel(parts[0]);
+    if (!model || model.builtIn || parts.length > 2 || (model.kind === 'singleType' && parts.length !== 1)) {
+      next();
+      return;
+    }
+    const single = model.kind === 'singleType';
+    const documentId = single ? null : (parts[1] ?? null);
+    const listRoute = !single && documentId === null;
+    const allow = listRoute ? COLLECTION_METHODS : DOCUMENT_METHODS;
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (req.method === 'OPTIONS') {
+      res.status(200).set('Allow', allow.join(', ')).end();
+      return;
+    }
+    if (!allow.includes(req.method)) {
+      methodNotAllowed(res, allow);
+      return;
+    }
+    const action =
+      method === 'GET' ? (listRoute || single ? 'find' : 'findOne') : method === 'POST' ? 'create' : method === 'PUT' ? 'update' : 'delete';
+    const caller = await authenticate(req, services);
+    authorize(caller, `${model.uid}.${action}`);
+    const raw = parseQueryString(rawQuery(req.originalUrl));
+    const env = queryEnv(services, caller);
+    const deps = documentDeps(services);
+    const access = { canRead: env.canRead };
+
+    if (method === 'GET' && listRoute) {
+      const { query, pagination } = readListQuery(raw, model, env);
+      sendJson(res, 200, await findMany(deps, model, query, pagination, access));
+      return;
+    }
+    if (method === 'GET') {
+      const query = readOneQuery(raw, model, env);
+      const entry = await findOne(deps, model, documentId, query, access);
+      if (!entry) throw notFoundError();
+      sendJson(res, 200, { data: entry, meta: {} });
+      return;
+    }
+    if (method === 'DELETE') {
+      if (!single) validateQuery(raw, model, env);
+      const query = single ? lenientQuery(raw, model, env) : buildQuery(raw, model, env, checkParams(raw, false));
+      await deleteDocument(deps, model, documentId, query, raw.status !== undefined && raw.status !== null && raw.status !== '');
+      res.status(204).end();
+      return;
+    }
+    if (!single) validateQuery(raw, model, env);
+    const data = await bodyData(req);
+    checkInput(data, model, deps.registry, env.canRead);
+    const query = single ? lenientQuery(raw, model, env) : buildQuery(raw, model, env, checkParams(raw, false));
+    if (method === 'POST') {
+      sendJson(res, 201, { data: await createDocument(deps, model, { data, query, access }), meta: {} });
+      return;
+    }
+    const entry = await updateDocument(deps, model, documentId, { data, query, access });
+    if (!entry) throw notFoundError();
+    sendJson(res, 200, { data: entry, meta: {} });
+  };
+}

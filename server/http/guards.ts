@@ -1,0 +1,54 @@
+import type { NextFunction, Request, Response } from 'express';
+import { forbidden } from '../errors/app-error.js';
+import { sendError } from './respond.js';
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+function hostName(header: string): string {
+  const host = header.trim().toLowerCase();
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  const colon = host.lastIndexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+/**
+ * DNS-rebinding defence: only loopback names, the configured listen host and HEARTH_ALLOWED_HOSTS
+ * may appear in `Host`. A page on evil.example that rebinds its name to 127.0.0.1 is refused.
+ */
+export function hostCheck(listenHost: string, extra: readonly string[]) {
+  const allowed = new Set([...LOOPBACK, ...extra.map((h) => h.toLowerCase())]);
+  if (!['0.0.0.0', '::', ''].includes(listenHost)) allowed.add(listenHost.toLowerCase());
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const header = req.headers.host;
+    if (header === undefined || allowed.has(hostName(header))) {
+      next();
+      return;
+    }
+    sendError(res, forbidden('Host not allowed', { host: header }));
+  };
+}
+
+/**
+ * CORS for the content API as Strapi configures it by default: any origin (echoed, with credentials),
+ * preflights answered with the methods and headers the API uses.
+ */
+export function cors() {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const origin = req.headers.origin;
+    if (origin === undefined) {
+      next();
+      return;
+    }
+    res.set('Access-Control-Allow-Origin', origin);
+    res.set('Access-Control-Allow-Credentials', 'true');
+    res.vary('Origin');
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      res.set('Access-Control-Allow-Methods', 'GET,POST,PUT,PATCH,DELETE,HEAD,OPTIONS');
+      res.set('Access-Control-Allow-Headers', req.headers['access-control-request-headers'] ?? 'Content-Type,Authorization,Origin,Accept');
+      res.set('Access-Control-Max-Age', '31536000');
+      res.status(204).end();
+      return;
+    }
+    next();
+  };
+}

@@ -1,0 +1,17 @@
+import type { Response } from 'express';
+import type { AppError } from '../errors/app-error.js';
+
+/** Sends a JSON body as Strapi does (`application/json; charset=utf-8`). */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.status(status).set('Content-Type', 'application/json; charset=utf-8').send(text);
+}
+
+export function sendError(res: Response, error: AppError): void {
+  sendJson(res, error.status, error.toBody());
+}
+
+/** Koa's answer to a method a route does not have: plain text, with `Allow`. */
+export function methodNotAllowed(res: Response, allow: readonly string[]): void {
+  res.status(405).set('Allow', allow.join(', ')).set('Content-Type', 'text/plain; charset=utf-8').send('Method Not Allowed');
+}

@@ -1,0 +1,121 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { createApp } from './app.js';
+import type { HearthConfig } from './config.js';
+import { openDataDir } from './data-dir.js';
+import { setMeta } from './db/migrations.js';
+import { SHUTDOWN_GRACE_MS } from './limits.js';
+import { loadProject } from './schema/load.js';
+import { buildRegistry, type Registry } from './schema/registry.js';
+import { syncSchema } from './schema/sync.js';
+import type { Logger, Services } from './services.js';
+
+export interface StartOptions {
+  readonly config: HearthConfig;
+  readonly log?: Logger;
+  readonly now?: () => Date;
+}
+
+/** A running Hearth: its URL, its services (for tests and the desktop shell), and a graceful close. */
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly services: Services;
+  close(): Promise<void>;
+}
+
+/** The port is taken (or the address unusable): the CLI exits 1 with this one-line reason. */
+export class ListenError extends Error {
+  override readonly name = 'ListenError';
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      const where = `${host}:${port}`;
+      reject(new ListenError(err.code === 'EADDRINUSE' ? `port ${port} is already in use on ${host}` : `cannot listen on ${where}: ${err.message}`));
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+/** Stops accepting, lets requests in flight finish (up to a grace period), then drops idle sockets. */
+function gracefulClose(server: Server, sockets: Set<Socket>): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      for (const socket of sockets) socket.destroy();
+    }, SHUTDOWN_GRACE_MS);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** Starts Hearth: opens the data dir, loads and applies the schemas, and listens. The one entry point of main/ and the CLI. */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const { config } = options;
+  const log: Logger = options.log ?? ((m) => process.stderr.write(`${m}\n`));
+  const now = options.now ?? (() => new Date());
+  const dir = await openDataDir(config.dataDir, now);
+  let registry: Registry;
+  try {
+    registry = buildRegistry(await loadProject(config.schemasDir));
+    await syncSchema(dir.database, registry, {
+      acceptSchemaChanges: config.acceptSchemaChanges,
+      defaultLocale: await dir.locales.defaultCode(),
+      now: () => now().toISOString(),
+      log,
+    });
+    await setMeta(dir.database.db, 'last_schemas_dir', config.schemasDir);
+  } catch (err) {
+    await dir.database.close();
+    throw err;
+  }
+  const services: Services = {
+    config,
+    database: dir.database,
+    tokens: dir.tokens,
+    permissions: dir.permissions,
+    locales: dir.locales,
+    now,
+    log,
+    registry: () => registry,
+  };
+  const server = createServer(createApp(services));
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  let port: number;
+  try {
+    port = await listen(server, config.port, config.host);
+  } catch (err) {
+    await dir.database.close();
+    throw err;
+  }
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    services,
+    close() {
+      closing ??= (async () => {
+        await gracefulClose(server, sockets);
+        await dir.database.close();
+      })();
+      return closing;
+    },
+  };
+}

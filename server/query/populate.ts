@@ -1,0 +1,205 @@
+import { paginationError, validationError } from '../errors/app-error.js';
+import { MAX_POPULATE_DEPTH } from '../limits.js';
+import { lookupField, targetUid } from '../schema/fields.js';
+import type { Registry } from '../schema/registry.js';
+import type { Model } from '../schema/types.js';
+import type { PopulateMap, PopulateNode } from './ast.js';
+import { convertFields } from './fields.js';
+import { convertFilters } from './filters.js';
+import { convertSort } from './sort.js';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const TRUE = new Set(['true', 't', '1']);
+const FALSE = new Set(['false', 'f', '0']);
+const POPULATABLE = new Set(['relation', 'component', 'media', 'dynamiczone', 'localizations']);
+
+/** A populate entry with nothing but defaults (every scalar field, nothing nested). */
+export const plainNode = (attribute: string): PopulateNode => ({
+  attribute,
+  fields: null,
+  filters: null,
+  sort: [],
+  populate: new Map(),
+  on: null,
+  count: false,
+  star: false,
+  start: null,
+  limit: null,
+});
+
+function checkDepth(depth: number): void {
+  if (depth > MAX_POPULATE_DEPTH) {
+    throw validationError(`Populate is nested too deeply: at most ${MAX_POPULATE_DEPTH} levels are accepted`, { source: 'query', param: 'populate' });
+  }
+}
+
+/** The model a populatable attribute leads to (its own model for `localizations`). */
+function targetOf(model: Model, name: string, registry: Registry): Model | undefined {
+  const field = lookupField(model, name);
+  if (!field) return undefined;
+  if (field.kind === 'localizations') return model;
+  const uid = targetUid(field);
+  return uid === undefined ? undefined : registry.model(uid);
+}
+
+function merge(into: Map<string, PopulateNode>, node: PopulateNode): void {
+  const existing = into.get(node.attribute);
+  if (!existing) {
+    into.set(node.attribute, node);
+    return;
+  }
+  const populate = new Map(existing.populate);
+  for (const child of node.populate.values()) merge(populate, child);
+  into.set(node.attribute, { ...existing, populate });
+}
+
+/** `populate=a,b.c` / `populate[0]=a.b`: dotted paths become nested populate entries. */
+function fromPaths(paths: string[], model: Model, registry: Registry, depth: number): PopulateMap {
+  const out = new Map<string, PopulateNode>();
+  for (const path of paths.flatMap((p) => p.split(',').map((s) => s.trim())).filter(Boolean)) {
+    const [head, ...rest] = path.split('.').map((s) => s.trim());
+    if (!head) continue;
+    const field = lookupField(model, head);
+    if (!field || !POPULATABLE.has(field.kind)) continue;
+    let node = plainNode(head);
+    if (rest.length > 0) {
+      checkDepth(depth + 1);
+      if (field.kind === 'dynamiczone' && field.attribute.kind === 'dynamiczone') {
+        const on = new Map<string, PopulateNode>();
+        for (const uid of field.attribute.components) {
+          const component = registry.model(uid);
+          if (component?.attributes.has(rest[0] ?? '')) {
+            on.set(uid, { ...plainNode(uid), populate: fromPaths([rest.join('.')], component, registry, depth + 1) });
+          }
+        }
+        node = { ...node, on };
+      } else {
+        const target = targetOf(model, head, registry);
+        if (target) node = { ...node, populate: fromPaths([rest.join('.')], target, registry, depth + 1) };
+      }
+    }
+    merge(out, node);
+  }
+  return out;
+}
+
+/** Every populatable attribute of a model, one level (`populate=*`). */
+export function populateAll(model: Model): PopulateMap {
+  const out = new Map<string, PopulateNode>();
+  for (const attr of model.attributes.values()) if (POPULATABLE.has(attr.kind)) out.set(attr.name, plainNode(attr.name));
+  return out;
+}
+
+function toInteger(value: unknown, name: string, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    throw paginationError(`Invalid '${name}' parameter. Expected an integer > ${min - 1}, received: ${String(value)}`);
+  }
+  return n;
+}
+
+/** One attribute's populate options (`{ fields, filters, sort, populate, count, start, limit }`). */
+function nestedNode(attribute: string, sub: unknown, target: Model, registry: Registry, depth: number): PopulateNode | null {
+  if (typeof sub === 'string') return TRUE.has(sub) || (!FALSE.has(sub) && Boolean(sub)) ? plainNode(attribute) : null;
+  if (typeof sub === 'boolean') return sub ? plainNode(attribute) : null;
+  if (!isRecord(sub)) throw validationError("Invalid nested populate. Expected '*' or an object");
+  const { sort, filters, fields, populate, count, page, pageSize, start, limit } = sub;
+  const usePage = page !== undefined && page !== null ? true : pageSize !== undefined && pageSize !== null;
+  const useOffset = (start !== undefined && start !== null) || (limit !== undefined && limit !== null);
+  if (usePage && useOffset) {
+    throw paginationError('Invalid pagination attributes. The page parameters are incorrect and must be in the pagination object');
+  }
+  let windowStart: number | null = null;
+  let windowLimit: number | null = null;
+  if (usePage) {
+    const size = pageSize === undefined || pageSize === null ? 10 : toInteger(pageSize, 'pageSize', 1);
+    const pageNumber = page === undefined || page === null ? 1 : toInteger(page, 'page', 1);
+    windowStart = (pageNumber - 1) * size;
+    windowLimit = size;
+  } else if (useOffset) {
+    if (start !== undefined && start !== null) windowStart = toInteger(start, 'start', 0);
+    if (limit !== undefined && limit !== null && Number(limit) !== -1) windowLimit = toInteger(limit, 'limit', 0);
+  }
+  return {
+    attribute,
+    fields: fields === undefined ? null : convertFields(fields, target),
+    filters: filters === undefined ? null : convertFilters(filters, target, registry),
+    sort: convertSort(sort),
+    populate: populate === undefined || populate === null ? new Map() : convertPopulate(populate, target, registry, depth + 1),
+    on: null,
+    count: count !== undefined && TRUE.has(String(count)),
+    star: false,
+    start: windowStart,
+    limit: windowLimit,
+  };
+}
+
+function dynamicZoneNode(attribute: string, sub: unknown, model: Model, registry: Registry, depth: number): PopulateNode | null {
+  if (typeof sub === 'boolean') return sub ? plainNode(attribute) : null;
+  if (typeof sub === 'string' && (TRUE.has(sub) || FALSE.has(sub))) return TRUE.has(sub) ? plainNode(attribute) : null;
+  const keys = typeof sub === 'string' ? Object.keys(sub) : isRecord(sub) ? Object.keys(sub) : [];
+  const singular = model.modelType === 'contentType' ? model.singularName : model.uid;
+  if (keys.some((k) => !['populate', 'on', 'count'].includes(k)) || !isRecord(sub)) {
+    throw validationError(
+      `Invalid nested populate for ${singular}.${attribute} (${model.uid}). Expected a fragment ("on") or "count" but found ${JSON.stringify(sub)}`,
+    );
+  }
+  if (sub.populate !== undefined && sub.populate !== null && sub.populate !== '*') {
+    throw validationError(
+      "Invalid nested population query detected. When using 'populate' within polymorphic structures, its value must be '*' to indicate all second level links. Specific field targeting is not supported here. Consider using the fragment API for more granular population control.",
+    );
+  }
+  let on: Map<string, PopulateNode> | null = null;
+  if (isRecord(sub.on)) {
+    on = new Map();
+    for (const [uid, fragment] of Object.entries(sub.on)) {
+      const component = registry.model(uid);
+      if (!component) continue;
+      const node = nestedNode(uid, fragment, component, registry, depth + 1);
+      if (node) on.set(uid, node);
+    }
+  }
+  return { ...plainNode(attribute), on, star: sub.populate === '*', count: sub.count === true || sub.count === 'true' };
+}
+
+/** Builds the populate tree (already validated) for `model`, in all of Strapi's forms. */
+export function convertPopulate(raw: unknown, model: Model, registry: Registry, depth = 0): PopulateMap {
+  checkDepth(depth);
+  if (raw === undefined || raw === null || raw === '') return new Map();
+  if (raw === '*') return populateAll(model);
+  if (typeof raw === 'string') return fromPaths([raw], model, registry, depth);
+  if (Array.isArray(raw)) {
+    if (!raw.every((v) => typeof v === 'string')) {
+      throw validationError('Invalid populate parameter. Expected a string, an array of strings, a populate object');
+    }
+    return fromPaths(raw as string[], model, registry, depth);
+  }
+  if (!isRecord(raw)) throw validationError('Invalid populate parameter. Expected a string, an array of strings, a populate object');
+  const out = new Map<string, PopulateNode>();
+  for (const [key, sub] of Object.entries(raw)) {
+    if (sub === null || sub === undefined) continue;
+    const field = lookupField(model, key);
+    if (!field || !POPULATABLE.has(field.kind)) continue;
+    if (typeof sub === 'string' && (TRUE.has(sub) || FALSE.has(sub))) {
+      if (TRUE.has(sub)) out.set(key, plainNode(key));
+      continue;
+    }
+    if (typeof sub === 'boolean') {
+      if (sub) out.set(key, plainNode(key));
+      continue;
+    }
+    if (field.kind === 'dynamiczone') {
+      const node = dynamicZoneNode(key, sub, model, registry, depth + 1);
+      if (node) out.set(key, node);
+      continue;
+    }
+    if (isRecord(sub) && sub.on !== undefined && sub.on !== null) {
+      throw validationError(`Using fragments is not permitted to populate "${key}" in "${model.uid}"`);
+    }
+    const target = targetOf(model, key, registry);
+    if (!target) continue;
+    const node = nestedNode(key, sub, target, registry, depth + 1);
+    if (node) out.set(key, node);
+  }
+  return out;
+}

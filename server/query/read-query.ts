@@ -1,0 +1,103 @@
+import { invalidKey, validationError } from '../errors/app-error.js';
+import type { Registry } from '../schema/registry.js';
+import type { ContentTypeModel } from '../schema/types.js';
+import type { DocumentQuery, Pagination } from './ast.js';
+import { convertFields } from './fields.js';
+import { convertFilters } from './filters.js';
+import { checkWindow, pageWindow, toPagination, withCount, type PaginationLimits } from './pagination.js';
+import { ALLOWED_QUERY_KEYS, parseLocale, parsePublicationFilter, parseStatus } from './params.js';
+import { convertPopulate } from './populate.js';
+import { convertSort } from './sort.js';
+import { validateFields, validateFilters, validatePopulate, validateSort, type CanRead } from './validate.js';
+
+/** What turning a query string into a DocumentQuery needs. */
+export interface QueryEnv {
+  readonly registry: Registry;
+  readonly limits: PaginationLimits;
+  readonly canRead: CanRead;
+}
+
+type Raw = Record<string, unknown>;
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
+
+/**
+ * Strapi's controller-level query validation (`validateQuery`): unknown root keys first
+ * (`strictParams`), then filters, sort, fields, populate, then publicationFilter.
+ */
+export function validateQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv): void {
+  for (const key of Object.keys(raw)) {
+    if (!ALLOWED_QUERY_KEYS.has(key)) throw invalidKey({ key, path: null, source: 'query', param: key });
+  }
+  if (!isEmpty(raw.filters)) validateFilters(raw.filters, model, env.registry, env.canRead);
+  if (!isEmpty(raw.sort)) validateSort(raw.sort, model, env.registry, env.canRead);
+  if (!isEmpty(raw.fields)) validateFields(raw.fields, model);
+  if (!isEmpty(raw.populate) && raw.populate !== '*') validatePopulate(raw.populate, model, env.registry, env.canRead);
+  parsePublicationFilter(raw.publicationFilter, raw.hasPublishedVersion);
+}
+
+/** Root `page`/`pageSize`/`start`/`limit` as the document service's strict check sees them. */
+function checkRootPagination(raw: Raw, listWindow: boolean): void {
+  const hasPage = !isEmpty(raw.page) || !isEmpty(raw.pageSize);
+  const hasOffset = listWindow || !isEmpty(raw.start) || !isEmpty(raw.limit);
+  if (hasPage && hasOffset) {
+    throw validationError(
+      'Invalid pagination parameters. Cannot use both page-based (page, pageSize) and offset-based (start, limit) pagination in the same query.',
+    );
+  }
+  const check = (name: string, value: unknown, min: number, minusOne: boolean) => {
+    if (isEmpty(value)) return;
+    const n = Number(value);
+    if (!(Number.isInteger(n) && (n >= min || (minusOne && n === -1)))) {
+      throw validationError(`Invalid parameter at '${name}'. Expected ${minusOne ? `integer >= ${min} or -1` : `integer >= ${min}`}, received: ${String(value)}`);
+    }
+  };
+  check('page', raw.page, 1, false);
+  check('pageSize', raw.pageSize, 1, false);
+  if (!listWindow) {
+    check('start', raw.start, 0, false);
+    check('limit', raw.limit, 1, true);
+  }
+}
+
+/** Strapi's strict parameter checks of the document service: status, locale, pagination. */
+export function checkParams(raw: Raw, listWindow: boolean): { status: 'draft' | 'published'; locale: ReturnType<typeof parseLocale> } {
+  const status = parseStatus(raw.status);
+  const locale = parseLocale(raw.locale);
+  checkRootPagination(raw, listWindow);
+  return { status, locale };
+}
+
+/** The rest of a read query: the conversions of sort, filters, fields, populate. */
+export function buildQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv, params: ReturnType<typeof checkParams>): DocumentQuery {
+  const sort = convertSort(raw.sort);
+  const filters = convertFilters(raw.filters, model, env.registry);
+  const fields = convertFields(raw.fields, model);
+  const populate = convertPopulate(raw.populate, model, env.registry);
+  return {
+    fields,
+    filters,
+    sort,
+    populate,
+    status: params.status,
+    locale: params.locale,
+    publicationFilter: parsePublicationFilter(raw.publicationFilter, raw.hasPublishedVersion),
+    search: typeof raw._q === 'string' ? raw._q : null,
+  };
+}
+
+/** A list read: validation, window, strict checks, conversions, in Strapi's order. */
+export function readListQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv): { query: DocumentQuery; pagination: Pagination } {
+  validateQuery(raw, model, env);
+  const window = pageWindow(raw.pagination, env.limits);
+  const params = checkParams(raw, true);
+  checkWindow(window);
+  const query = buildQuery(raw, model, env, params);
+  return { query, pagination: toPagination(window, withCount(raw.pagination)) };
+}
+
+/** A single-document read (findOne, single types). */
+export function readOneQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv, validate = true): DocumentQuery {
+  if (validate) validateQuery(raw, model, env);
+  const params = checkParams(raw, false);
+  return buildQuery(raw, model, env, params);
+}

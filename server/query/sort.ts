@@ -1,0 +1,51 @@
+import { validationError } from '../errors/app-error.js';
+import type { Direction, SortTerm } from './ast.js';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function direction(order: string): Direction {
+  const lower = order.trim().toLowerCase();
+  if (lower !== 'asc' && lower !== 'desc') throw validationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
+  return lower;
+}
+
+function fromString(text: string): SortTerm[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((segment) => {
+      const [rawField = '', order = 'asc'] = segment.split(':');
+      const field = rawField.trim();
+      if (field === '') throw validationError('Field cannot be empty');
+      return { path: field.split('.'), direction: direction(order) };
+    });
+}
+
+function fromObject(value: Record<string, unknown>, prefix: string[]): SortTerm[] {
+  const terms: SortTerm[] = [];
+  for (const [key, order] of Object.entries(value)) {
+    if (isRecord(order)) terms.push(...fromObject(order, [...prefix, key]));
+    else if (typeof order === 'string') {
+      if (order.trim() !== '') terms.push({ path: [...prefix, key], direction: direction(order) });
+    } else {
+      throw validationError(`Invalid sort type expected object or string got ${typeof order}`);
+    }
+  }
+  return terms;
+}
+
+/** `sort` in all four of Strapi's forms: `a:desc,b`, `[a:asc, b]`, `{a: 'desc'}`, `[{a: 'desc'}]`. */
+export function convertSort(raw: unknown): SortTerm[] {
+  if (raw === undefined || raw === null || raw === '') return [];
+  if (typeof raw === 'string') return fromString(raw);
+  if (Array.isArray(raw)) {
+    if (raw.every((v) => typeof v === 'string')) return raw.flatMap((v: string) => fromString(v));
+    return raw.flatMap((v) => {
+      if (!isRecord(v)) throw validationError('Invalid sort parameter. Expected a string, an array of strings, a sort object or an array of sort objects');
+      return fromObject(v, []);
+    });
+  }
+  if (isRecord(raw)) return fromObject(raw, []);
+  throw validationError('Invalid sort parameter. Expected a string, an array of strings, a sort object or an array of sort objects');
+}

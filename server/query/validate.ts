@@ -1,0 +1,351 @@
+import { invalidKey } from '../errors/app-error.js';
+import { lookupField, type FieldInfo } from '../schema/fields.js';
+import type { Registry } from '../schema/registry.js';
+import { FILE_UID, type Model } from '../schema/types.js';
+import { isOperator } from './operators.js';
+
+/**
+ * Strapi's query validators, reproduced: they walk `filters`, `sort`, `fields` and `populate`
+ * the way Strapi's traversals do and throw the same `Invalid key` errors (same key, same path,
+ * same pass order), so a client sees the very error Strapi would give it.
+ */
+
+interface Path {
+  readonly raw: string | null;
+  readonly attribute: string | null;
+}
+const ROOT: Path = { raw: null, attribute: null };
+
+interface Visit {
+  readonly key: string;
+  readonly field: FieldInfo | undefined;
+  readonly path: Path;
+  readonly value: unknown;
+  readonly model: Model;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNil = (v: unknown): v is null | undefined => v === null || v === undefined;
+const isEmptyValue = (v: unknown): boolean =>
+  isNil(v) || v === '' || (Array.isArray(v) && v.length === 0) || (isRecord(v) && Object.keys(v).length === 0);
+
+function childPath(path: Path, key: string, field: FieldInfo | undefined): Path {
+  return {
+    raw: path.raw === null ? key : `${path.raw}.${key}`,
+    attribute: field ? (path.attribute === null ? key : `${path.attribute}.${key}`) : path.attribute,
+  };
+}
+
+function targetModel(field: FieldInfo | undefined, registry: Registry): Model | undefined {
+  if (!field) return undefined;
+  if (field.kind === 'relation' && field.attribute.kind === 'relation') return registry.model(field.attribute.target);
+  if (field.kind === 'component' && field.attribute.kind === 'component') return registry.model(field.attribute.component);
+  if (field.kind === 'media') return registry.model(FILE_UID);
+  return undefined;
+}
+
+/** True when an operator operand looks like a nested filter rather than an opaque value. */
+const isFilterLike = (value: Record<string, unknown>, model: Model): boolean =>
+  Object.keys(value).some((k) => isOperator(k) || model.attributes.has(k));
+
+function walkFilters(value: unknown, model: Model, path: Path, registry: Registry, visit: (v: Visit) => void): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => walkFilters(item, model, { ...path, raw: `${path.raw}[${i}]` }, registry, visit));
+    return;
+  }
+  if (!isRecord(value)) return;
+  for (const key of Object.keys(value)) {
+    const field = lookupField(model, key);
+    const next = childPath(path, key, field);
+    const child = value[key];
+    visit({ key, field, path: next, value: child, model });
+    if (isNil(child)) continue;
+    if (!field) {
+      if (isOperator(key) && key !== '$not' && isRecord(child) && !isFilterLike(child, model)) continue;
+      walkFilters(child, model, next, registry, visit);
+      continue;
+    }
+    const target = targetModel(field, registry);
+    if (target) walkFilters(child, target, next, registry, visit);
+    else if (field.kind === 'scalar' && isRecord(child)) walkFilters(child, model, next, registry, visit);
+  }
+}
+
+type Param = 'filters' | 'sort' | 'fields' | 'populate';
+
+function fail(v: Visit, param: Param, path: string | null = v.path.attribute): never {
+  throw invalidKey({ key: v.key, path, source: 'query', param });
+}
+
+const isIdKey = (key: string) => key === 'id' || key === 'documentId';
+
+/** Whether the caller may `find` entries of a content type (relations it may not are refused). */
+export type CanRead = (uid: string) => boolean;
+
+const restricted = (v: Visit, canRead: CanRead | undefined): boolean =>
+  canRead !== undefined && v.field?.kind === 'relation' && v.field.attribute.kind === 'relation' && !canRead(v.field.attribute.target);
+
+/** The filter passes, each over the whole tree, in Strapi's order. */
+export function validateFilters(filters: unknown, model: Model, registry: Registry, canRead?: CanRead): void {
+  const walk = (check: (v: Visit) => void) => walkFilters(filters, model, ROOT, registry, check);
+  walk((v) => {
+    if (!isIdKey(v.key) && !v.field && !isOperator(v.key)) fail(v, 'filters');
+  });
+  walk((v) => {
+    if (v.field?.kind === 'dynamiczone') fail(v, 'filters');
+  });
+  walk((v) => {
+    if (v.field?.kind === 'scalar' && v.field.type === 'password') fail(v, 'filters');
+  });
+  walk((v) => {
+    if (v.field?.private) fail(v, 'filters');
+  });
+  walk((v) => {
+    if (restricted(v, canRead)) fail(v, 'filters');
+  });
+}
+
+const SORT_ORDERS = new Set(['asc', 'desc']);
+
+function tokenizeSort(text: string): string[] {
+  return text.split('.').flatMap((part) => part.split(':'));
+}
+
+function recomposeSort(parts: string[]): string | undefined {
+  if (parts.length === 0) return undefined;
+  return parts.reduce((acc, part) => {
+    if (part === '') return acc;
+    if (acc === '') return part;
+    return SORT_ORDERS.has(part.toLowerCase()) ? `${acc}:${part}` : `${acc}.${part}`;
+  }, '');
+}
+
+function walkSort(value: unknown, model: Model, path: Path, registry: Registry, visit: (v: Visit) => void): void {
+  if (typeof value === 'string' && value.split(',').length > 1) {
+    for (const part of value.split(',')) walkSort(part.trim(), model, path, registry, visit);
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const item of value) walkSort(item, model, path, registry, visit);
+    return;
+  }
+  let entries: [string, unknown][];
+  if (typeof value === 'string') {
+    const tokens = tokenizeSort(value.trim());
+    const [head, ...rest] = tokens;
+    entries = head ? [[head, recomposeSort(rest)]] : [];
+  } else if (isRecord(value)) {
+    entries = Object.entries(value);
+  } else {
+    return;
+  }
+  for (const [key, child] of entries) {
+    const field = lookupField(model, key);
+    const next = childPath(path, key, field);
+    visit({ key, field, path: next, value: child, model });
+    const target = targetModel(field, registry);
+    if (target) walkSort(child, target, next, registry, visit);
+  }
+}
+
+/** The sort passes, in Strapi's order. */
+export function validateSort(sort: unknown, model: Model, registry: Registry, canRead?: CanRead): void {
+  const walk = (check: (v: Visit) => void) => walkSort(sort, model, ROOT, registry, check);
+  walk((v) => {
+    if (!isIdKey(v.key) && !v.field) fail(v, 'sort');
+  });
+  walk((v) => {
+    if (v.field?.kind === 'dynamiczone') fail(v, 'sort');
+  });
+  walk((v) => {
+    if (v.field?.kind === 'scalar' && v.field.type === 'password') fail(v, 'sort');
+  });
+  walk((v) => {
+    if (v.field?.private) fail(v, 'sort');
+  });
+  walk((v) => {
+    if (!isIdKey(v.key) && v.field?.kind !== 'scalar' && isEmptyValue(v.value)) fail(v, 'sort');
+  });
+  walk((v) => {
+    if (restricted(v, canRead)) fail(v, 'sort');
+  });
+}
+
+function fieldKeys(fields: unknown): string[] {
+  if (typeof fields === 'string') return fields.split(',').map((f) => f.trim());
+  if (Array.isArray(fields)) return fields.flatMap((f) => fieldKeys(f));
+  if (isRecord(fields)) return Object.keys(fields);
+  return [];
+}
+
+/** The fields passes: only scalar attributes, never private or password ones. */
+export function validateFields(fields: unknown, model: Model): void {
+  if (fields === '*') return;
+  const visits = fieldKeys(fields).map((key): Visit => {
+    const field = lookupField(model, key);
+    return { key, field, path: childPath(ROOT, key, field), value: undefined, model };
+  });
+  for (const v of visits) if (!isIdKey(v.key) && v.field?.kind !== 'scalar') fail(v, 'fields');
+  for (const v of visits) if (v.field?.private && !(v.field.kind === 'scalar' && v.field.type === 'password')) fail(v, 'fields');
+  for (const v of visits) if (v.field?.kind === 'scalar' && v.field.type === 'password') fail(v, 'fields');
+}
+
+const POPULATABLE = new Set(['relation', 'component', 'media', 'dynamiczone', 'localizations']);
+const BOOLEAN_LIKE = new Set(['true', 't', '1', 'false', 'f', '0']);
+const ROOT_ONLY = new Set(['status', 'publicationFilter', 'hasPublishedVersion']);
+const isBooleanLike = (v: unknown) => typeof v === 'boolean' || ((typeof v === 'string' || typeof v === 'number') && BOOLEAN_LIKE.has(String(v)));
+
+function validateDotPopulate(items: string[], model: Model, registry: Registry): void {
+  for (const item of items.flatMap((i) => i.split(',').map((s) => s.trim()).filter(Boolean))) {
+    let current: Model | undefined = model;
+    let prefix = '';
+    const segments = item.split('.').map((s) => s.trim()).filter(Boolean);
+    for (let i = 0; i < segments.length && current; i++) {
+      const head = segments[i] as string;
+      const fullPath = prefix ? `${prefix}.${head}` : head;
+      const field = lookupField(current, head);
+      const bad = () => {
+        throw invalidKey({ key: head, path: fullPath, source: 'query', param: 'populate' });
+      };
+      if (!field || !POPULATABLE.has(field.kind)) bad();
+      const last = i === segments.length - 1;
+      if (!last) {
+        if (field?.kind === 'media') bad();
+        if (field?.kind === 'dynamiczone' && field.attribute.kind === 'dynamiczone') {
+          const nextKey = segments[i + 1] as string;
+          const candidates = field.attribute.components.map((uid) => registry.model(uid)).filter((m) => m?.attributes.has(nextKey));
+          if (candidates.length === 0) {
+            throw invalidKey({ key: nextKey, path: `${fullPath}.${nextKey}`, source: 'query', param: 'populate' });
+          }
+          current = candidates[0];
+          prefix = fullPath;
+          continue;
+        }
+        current = field?.kind === 'localizations' ? current : targetModel(field, registry);
+      }
+      prefix = fullPath;
+    }
+  }
+}
+
+function allPopulatable(model: Model): Record<string, true> {
+  const out: Record<string, true> = {};
+  for (const attr of model.attributes.values()) if (POPULATABLE.has(attr.kind)) out[attr.name] = true;
+  return out;
+}
+
+interface PopulateVisit extends Visit {
+  /** The key sits where an attribute name is expected (not directly under a relation). */
+  readonly attributePosition: boolean;
+}
+
+/** Walks a populate value the way Strapi's populate traversal does, calling `visit` for every key. */
+function walkPopulate(
+  value: unknown,
+  model: Model,
+  path: Path,
+  attributePosition: boolean,
+  registry: Registry,
+  visit: (v: PopulateVisit) => 'stop' | void,
+): void {
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+    for (const item of value) walkPopulate(item, model, path, attributePosition, registry, visit);
+    return;
+  }
+  if (value === '*') {
+    walkPopulate(allPopulatable(model), model, path, attributePosition, registry, visit);
+    return;
+  }
+  let entries: [string, unknown][];
+  if (typeof value === 'string') {
+    const [head, ...rest] = value.split('.');
+    entries = head ? [[head.trim(), rest.join('.')]] : [];
+  } else if (isRecord(value)) {
+    entries = Object.entries(value);
+  } else {
+    return;
+  }
+  for (const [key, child] of entries) {
+    const field = lookupField(model, key);
+    const next = childPath(path, key, field);
+    if (visit({ key, field, path: next, value: child, model, attributePosition }) === 'stop') continue;
+    if (isNil(child)) continue;
+    if (!field) {
+      if (key === 'populate') walkPopulate(child, model, next, true, registry, visit);
+      if (key === 'on' && isRecord(child)) {
+        for (const [uid, sub] of Object.entries(child)) {
+          const target = registry.model(uid);
+          if (target) walkPopulate(sub, target, { ...next, raw: `${path.raw}[${uid}]` }, false, registry, visit);
+        }
+      }
+      continue;
+    }
+    if (field.kind === 'dynamiczone' && field.attribute.kind === 'dynamiczone') {
+      if (isRecord(child)) {
+        const { on, ...rest } = child;
+        for (const uid of field.attribute.components) {
+          const component = registry.model(uid);
+          if (component) walkPopulate(rest, component, next, false, registry, visit);
+        }
+        if (on !== undefined) walkPopulate({ on }, model, next, false, registry, visit);
+      } else {
+        walkPopulate(child, model, next, false, registry, visit);
+      }
+      continue;
+    }
+    const target = field.kind === 'localizations' ? model : targetModel(field, registry);
+    if (target) walkPopulate(child, target, next, false, registry, visit);
+  }
+}
+
+/** Pass one: structure and attribute checks, delegating nested sort/filters/fields to their validators. */
+function checkPopulateStructure(v: PopulateVisit, registry: Registry): 'stop' | void {
+  const { key, field, value } = v;
+  if (v.attributePosition && field) {
+    if (!POPULATABLE.has(field.kind)) fail(v, 'populate', v.path.raw);
+    return;
+  }
+  if (key === 'on') {
+    if (!isRecord(value)) fail(v, 'populate', v.path.raw);
+    for (const uid of Object.keys(value)) {
+      if (!registry.model(uid)) throw invalidKey({ key: uid, path: `${v.path.raw}.${uid}`, source: 'query', param: 'populate' });
+    }
+    return;
+  }
+  if (key === '' && value === '*') return;
+  if (key === 'count') {
+    if (!isBooleanLike(value)) fail(v, 'populate');
+    return;
+  }
+  if (isBooleanLike(key) || key === 'populate') return;
+  if (key === 'sort') validateSort(value, v.model, registry);
+  else if (key === 'filters') validateFilters(value, v.model, registry);
+  else if (key === 'fields') validateFields(value, v.model);
+  else {
+    throw invalidKey({
+      key,
+      path: v.path.attribute,
+      source: 'query',
+      param: 'populate',
+      reason: ROOT_ONLY.has(key) ? `${key} is only accepted at the root of the query, and it also applies to populated relations` : undefined,
+    });
+  }
+  return 'stop';
+}
+
+/** Populate validation: dot paths, or the object form walked as Strapi walks it; then the private pass. */
+export function validatePopulate(populate: unknown, model: Model, registry: Registry, canRead?: CanRead): void {
+  if (populate === '*') return;
+  const dotted =
+    typeof populate === 'string' || (Array.isArray(populate) && populate.length > 0 && populate.every((p) => typeof p === 'string'));
+  if (dotted) validateDotPopulate(Array.isArray(populate) ? (populate as string[]) : [populate as string], model, registry);
+  else walkPopulate(populate, model, ROOT, true, registry, (v) => checkPopulateStructure(v, registry));
+  walkPopulate(populate, model, ROOT, true, registry, (v) => {
+    if (v.field?.private && v.field.kind !== 'scalar') fail(v, 'populate');
+    if (!v.field && ['sort', 'filters', 'fields'].includes(v.key)) return 'stop';
+  });
+  walkPopulate(populate, model, ROOT, true, registry, (v) => {
+    if (restricted(v, canRead)) fail(v, 'populate');
+    if (!v.field && ['sort', 'filters', 'fields'].includes(v.key)) return 'stop';
+  });
+}

@@ -1,0 +1,69 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { parseComponent, parseContentType, SchemaError } from './parse.js';
+import type { ComponentModel, ContentTypeModel } from './types.js';
+
+async function listDirs(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+}
+
+async function listJsonFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries.filter((e) => e.isFile() && e.name.endsWith('.json')).map((e) => e.name).sort();
+}
+
+async function readJson(file: string, where: string): Promise<unknown> {
+  const text = await readFile(file, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new SchemaError(`${where}: not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/** What a Strapi project folder declares, before cross-checking. */
+export interface ProjectSchemas {
+  readonly contentTypes: ContentTypeModel[];
+  readonly components: ComponentModel[];
+}
+
+/**
+ * Reads a Strapi project as it is: `src/api/<api>/content-types/<name>/schema.json` and
+ * `src/components/<category>/<name>.json`. Controllers, routes and services beside them are ignored.
+ * A folder that does not exist yet simply declares nothing.
+ */
+export async function loadProject(root: string): Promise<ProjectSchemas> {
+  const contentTypes: ContentTypeModel[] = [];
+  const components: ComponentModel[] = [];
+  const apiDir = join(root, 'src', 'api');
+  for (const api of await listDirs(apiDir)) {
+    const ctDir = join(apiDir, api, 'content-types');
+    for (const name of await listDirs(ctDir)) {
+      const file = join(ctDir, name, 'schema.json');
+      const where = relative(root, file) || file;
+      let raw: unknown;
+      try {
+        raw = await readJson(file, where);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
+      contentTypes.push(parseContentType(raw, api, name, where));
+    }
+  }
+  const componentsDir = join(root, 'src', 'components');
+  for (const category of await listDirs(componentsDir)) {
+    for (const fileName of await listJsonFiles(join(componentsDir, category))) {
+      const file = join(componentsDir, category, fileName);
+      const where = relative(root, file) || file;
+      components.push(parseComponent(await readJson(file, where), category, fileName.slice(0, -'.json'.length), where));
+    }
+  }
+  return { contentTypes, components };
+}

@@ -1,0 +1,306 @@
+import {
+  RELATION_KINDS,
+  SCALAR_TYPES,
+  type Attribute,
+  type ComponentModel,
+  type ContentTypeModel,
+  type RelationKind,
+  type ScalarType,
+} from './types.js';
+import { identifier } from '../db/identifiers.js';
+
+/** A schema file Hearth cannot use; the message names the file and the offending key. */
+export class SchemaError extends Error {
+  override readonly name = 'SchemaError';
+}
+
+type Json = Record<string, unknown>;
+
+const ATTRIBUTE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+const API_NAME = /^[a-z][a-z0-9-]*$/;
+const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Names that collide with Hearth's system columns or with keys Strapi reserves in bodies. */
+export const RESERVED_ATTRIBUTE_NAMES = new Set([
+  'id',
+  'documentId',
+  'document_id',
+  'createdAt',
+  'created_at',
+  'updatedAt',
+  'updated_at',
+  'publishedAt',
+  'published_at',
+  'createdBy',
+  'created_by',
+  'updatedBy',
+  'updated_by',
+  'locale',
+  'localizations',
+  '__component',
+  '__contentType',
+]);
+/** Tables Hearth keeps for itself. */
+const RESERVED_TABLE_PREFIX = 'hearth_';
+const MEDIA_TYPES = new Set(['images', 'files', 'videos', 'audios']);
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function optionalNumber(raw: Json, key: string, where: string): number | undefined {
+  const v = raw[key];
+  if (v === undefined || v === null) return undefined;
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw new SchemaError(`${where}: "${key}" must be a number`);
+  return n;
+}
+
+function optionalString(raw: Json, key: string, where: string): string | undefined {
+  const v = raw[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw new SchemaError(`${where}: "${key}" must be a string`);
+  return v;
+}
+
+function bool(raw: Json, key: string, where: string): boolean {
+  const v = raw[key];
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') throw new SchemaError(`${where}: "${key}" must be true or false`);
+  return v;
+}
+
+function localizedOption(raw: Json): boolean | undefined {
+  const plugin = raw.pluginOptions;
+  if (!isObject(plugin) || !isObject(plugin.i18n)) return undefined;
+  const localized = plugin.i18n.localized;
+  return typeof localized === 'boolean' ? localized : undefined;
+}
+
+function parseScalar(name: string, type: ScalarType, raw: Json, where: string, common: Common): Attribute {
+  let enumValues: string[] | undefined;
+  if (type === 'enumeration') {
+    const values = raw.enum;
+    if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string')) {
+      throw new SchemaError(`${where}: an enumeration needs "enum", a non-empty list of strings`);
+    }
+    if (new Set(values).size !== values.length) throw new SchemaError(`${where}: "enum" has duplicate values`);
+    enumValues = values;
+  }
+  const regex = optionalString(raw, 'regex', where);
+  if (regex !== undefined) {
+    try {
+      new RegExp(regex);
+    } catch {
+      throw new SchemaError(`${where}: "regex" is not a valid regular expression`);
+    }
+  }
+  const targetField = optionalString(raw, 'targetField', where);
+  return {
+    ...common,
+    kind: 'scalar',
+    type,
+    unique: type === 'uid' ? true : bool(raw, 'unique', where),
+    default: raw.default === null ? undefined : raw.default,
+    min: optionalNumber(raw, 'min', where),
+    max: optionalNumber(raw, 'max', where),
+    minLength: optionalNumber(raw, 'minLength', where),
+    maxLength: optionalNumber(raw, 'maxLength', where),
+    regex,
+    enum: enumValues,
+    targetField,
+  };
+}
+
+interface Common {
+  name: string;
+  required: boolean;
+  private: boolean;
+  localized: boolean;
+  raw: Json;
+}
+
+/** Parses one attribute; cross-model references (targets, components) are checked by the registry. */
+function parseAttribute(name: string, raw: unknown, where: string, typeLocalized: boolean): Attribute {
+  const at = `${where}: attribute "${name}"`;
+  if (!ATTRIBUTE_NAME.test(name)) {
+    throw new SchemaError(`${at}: names must start with a letter and contain only letters, digits and _`);
+  }
+  if (RESERVED_ATTRIBUTE_NAMES.has(name)) throw new SchemaError(`${at}: "${name}" is a reserved name`);
+  if (!isObject(raw)) throw new SchemaError(`${at}: must be an object`);
+  const type = raw.type;
+  if (typeof type !== 'string') throw new SchemaError(`${at}: "type" is missing`);
+  const explicit = localizedOption(raw);
+  const alwaysLocalized = type === 'relation' || type === 'uid';
+  const common: Common = {
+    name,
+    required: bool(raw, 'required', at),
+    private: bool(raw, 'private', at),
+    localized: typeLocalized && (alwaysLocalized || explicit === true),
+    raw,
+  };
+  if ((SCALAR_TYPES as readonly string[]).includes(type)) return parseScalar(name, type as ScalarType, raw, at, common);
+  switch (type) {
+    case 'media': {
+      const allowed = raw.allowedTypes;
+      if (allowed !== undefined && allowed !== null) {
+        if (!Array.isArray(allowed) || !allowed.every((t) => typeof t === 'string' && MEDIA_TYPES.has(t))) {
+          throw new SchemaError(`${at}: "allowedTypes" must list images, files, videos or audios`);
+        }
+      }
+      return {
+        ...common,
+        kind: 'media',
+        multiple: bool(raw, 'multiple', at),
+        allowedTypes: Array.isArray(allowed) ? (allowed as string[]) : undefined,
+      };
+    }
+    case 'relation': {
+      const relation = raw.relation;
+      if (typeof relation !== 'string' || !(RELATION_KINDS as readonly string[]).includes(relation)) {
+        throw new SchemaError(`${at}: "relation" must be one of ${RELATION_KINDS.join(', ')}`);
+      }
+      const target = raw.target;
+      if (typeof target !== 'string') throw new SchemaError(`${at}: "target" is missing`);
+      const inversedBy = optionalString(raw, 'inversedBy', at);
+      const mappedBy = optionalString(raw, 'mappedBy', at);
+      if (inversedBy !== undefined && mappedBy !== undefined) {
+        throw new SchemaError(`${at}: a relation has either "inversedBy" or "mappedBy", not both`);
+      }
+      const kind = relation as RelationKind;
+      if ((kind === 'oneWay' || kind === 'manyWay') && (inversedBy || mappedBy)) {
+        throw new SchemaError(`${at}: ${kind} relations are one-sided and take no "inversedBy"/"mappedBy"`);
+      }
+      return {
+        ...common,
+        kind: 'relation',
+        relation: kind,
+        target,
+        inversedBy,
+        mappedBy,
+        toMany: kind === 'oneToMany' || kind === 'manyToMany' || kind === 'manyWay',
+        owner: mappedBy === undefined,
+      };
+    }
+    case 'component': {
+      const component = raw.component;
+      if (typeof component !== 'string') throw new SchemaError(`${at}: "component" is missing`);
+      return {
+        ...common,
+        kind: 'component',
+        component,
+        repeatable: bool(raw, 'repeatable', at),
+        min: optionalNumber(raw, 'min', at),
+        max: optionalNumber(raw, 'max', at),
+      };
+    }
+    case 'dynamiczone': {
+      const components = raw.components;
+      if (!Array.isArray(components) || !components.every((c) => typeof c === 'string')) {
+        throw new SchemaError(`${at}: "components" must be a list of component uids`);
+      }
+      return {
+        ...common,
+        kind: 'dynamiczone',
+        components: components as string[],
+        min: optionalNumber(raw, 'min', at),
+        max: optionalNumber(raw, 'max', at),
+      };
+    }
+    default:
+      throw new SchemaError(`${at}: unknown attribute type "${type}"`);
+  }
+}
+
+function parseAttributes(raw: Json, where: string, typeLocalized: boolean): Map<string, Attribute> {
+  const attributes = raw.attributes;
+  if (!isObject(attributes)) throw new SchemaError(`${where}: "attributes" must be an object`);
+  const map = new Map<string, Attribute>();
+  const lower = new Set<string>();
+  for (const [name, value] of Object.entries(attributes)) {
+    const key = name.toLowerCase();
+    if (lower.has(key)) throw new SchemaError(`${where}: attributes "${name}" and another differ only in case`);
+    lower.add(key);
+    map.set(name, parseAttribute(name, value, where, typeLocalized));
+  }
+  return map;
+}
+
+function tableName(raw: unknown, fallback: string, where: string): string {
+  const name = raw === undefined || raw === null || raw === '' ? fallback : raw;
+  if (typeof name !== 'string' || !TABLE_NAME.test(name)) {
+    throw new SchemaError(`${where}: "collectionName" must contain only letters, digits and _`);
+  }
+  if (name.toLowerCase().startsWith(RESERVED_TABLE_PREFIX)) {
+    throw new SchemaError(`${where}: "collectionName" may not start with ${RESERVED_TABLE_PREFIX}`);
+  }
+  return name;
+}
+
+/** Parses a content-type schema.json (`src/api/<api>/content-types/<name>/schema.json`). */
+export function parseContentType(raw: unknown, apiName: string, typeName: string, where: string): ContentTypeModel {
+  if (!isObject(raw)) throw new SchemaError(`${where}: must be a JSON object`);
+  if (!API_NAME.test(apiName) || !API_NAME.test(typeName)) {
+    throw new SchemaError(`${where}: folder names must be lower-case letters, digits and dashes`);
+  }
+  const kind = raw.kind ?? 'collectionType';
+  if (kind !== 'collectionType' && kind !== 'singleType') {
+    throw new SchemaError(`${where}: "kind" must be collectionType or singleType`);
+  }
+  const info = isObject(raw.info) ? raw.info : {};
+  const singularName = info.singularName ?? typeName;
+  const pluralName = info.pluralName;
+  if (typeof singularName !== 'string' || !API_NAME.test(singularName)) {
+    throw new SchemaError(`${where}: "info.singularName" must be lower-case letters, digits and dashes`);
+  }
+  if (typeof pluralName !== 'string' || !API_NAME.test(pluralName)) {
+    throw new SchemaError(`${where}: "info.pluralName" must be lower-case letters, digits and dashes`);
+  }
+  if (singularName === pluralName) throw new SchemaError(`${where}: singularName and pluralName must differ`);
+  const options = isObject(raw.options) ? raw.options : {};
+  const draftAndPublish = options.draftAndPublish === true;
+  const localized = localizedOption(raw) === true;
+  const attributes = parseAttributes(raw, where, localized);
+  if (localized) {
+    attributes.set('localizations', { kind: 'localizations', name: 'localizations', required: false, private: false, localized: true, raw: {} });
+  }
+  const collectionName = tableName(raw.collectionName, pluralName.replace(/-/g, '_'), where);
+  return {
+    modelType: 'contentType',
+    uid: `api::${apiName}.${typeName}`,
+    kind,
+    singularName,
+    pluralName,
+    displayName: typeof info.displayName === 'string' ? info.displayName : singularName,
+    description: typeof info.description === 'string' ? info.description : '',
+    draftAndPublish,
+    localized,
+    builtIn: false,
+    collectionName,
+    table: identifier(collectionName),
+    attributes,
+    raw,
+  };
+}
+
+/** Parses a component file (`src/components/<category>/<name>.json`). */
+export function parseComponent(raw: unknown, category: string, name: string, where: string): ComponentModel {
+  if (!isObject(raw)) throw new SchemaError(`${where}: must be a JSON object`);
+  if (!API_NAME.test(category) || !API_NAME.test(name)) {
+    throw new SchemaError(`${where}: category and file names must be lower-case letters, digits and dashes`);
+  }
+  const info = isObject(raw.info) ? raw.info : {};
+  const collectionName = tableName(
+    raw.collectionName,
+    `components_${category}_${name}`.replace(/-/g, '_'),
+    where,
+  );
+  return {
+    modelType: 'component',
+    uid: `${category}.${name}`,
+    category,
+    displayName: typeof info.displayName === 'string' ? info.displayName : name,
+    description: typeof info.description === 'string' ? info.description : '',
+    collectionName,
+    table: identifier(collectionName),
+    attributes: parseAttributes(raw, where, false),
+    raw,
+  };
+}

@@ -1,0 +1,200 @@
+import { identifier } from '../db/identifiers.js';
+import { FILE_MODEL } from './file-model.js';
+import { SchemaError } from './parse.js';
+import type { ProjectSchemas } from './load.js';
+import type { Attribute, ComponentModel, ContentTypeModel, Model, RelationAttribute } from './types.js';
+
+/** `/api/<segment>` paths that belong to Hearth itself (upload, users & permissions, i18n). */
+const RESERVED_ROUTES = new Set(['upload', 'users', 'auth', 'connect', 'users-permissions', 'i18n', 'roles']);
+
+/** Where the rows of one relation attribute live, seen from that attribute's side. */
+export interface RelationStorage {
+  readonly joinTable: string;
+  /** Column holding this side's row id. */
+  readonly selfColumn: 'entity_id' | 'target_id';
+  /** Column holding the other side's row id. */
+  readonly otherColumn: 'entity_id' | 'target_id';
+  /** Order of the other side's rows within this side's list. */
+  readonly orderColumn: 'ord' | 'inv_ord';
+  /** Order of this side's rows within the other side's list. */
+  readonly inverseOrderColumn: 'ord' | 'inv_ord';
+}
+
+/** The models Hearth serves, cross-checked, with the storage names derived from them. */
+export interface Registry {
+  /** User content types, in uid order. */
+  readonly contentTypes: readonly ContentTypeModel[];
+  readonly components: readonly ComponentModel[];
+  /** Component uids in the order Strapi lists them in "must be one of" messages. */
+  readonly componentUidsForMessages: readonly string[];
+  model(uid: string): Model | undefined;
+  contentType(uid: string): ContentTypeModel | undefined;
+  component(uid: string): ComponentModel | undefined;
+  /** The content type served at `/api/<segment>`: a collection by plural name or a single type by singular. */
+  routeModel(segment: string): ContentTypeModel | undefined;
+  relationStorage(model: Model, attribute: RelationAttribute): RelationStorage;
+  /** The join table owned by `attribute` of `model`. */
+  joinTable(model: Model, attributeName: string): string;
+  /** The table linking rows of `model` to their components and dynamic-zone entries. */
+  componentsTable(model: Model): string;
+}
+
+/** The join table owned by an attribute (`<collection>_<attribute>_lnk`, as Strapi names them). */
+export const joinTableName = (model: Model, attributeName: string): string =>
+  identifier(`${model.collectionName}_${attributeName}_lnk`);
+
+/** The component link table of a model (`<collection>_cmps`). */
+export const componentsTableName = (model: Model): string => identifier(`${model.collectionName}_cmps`);
+
+function checkRelations(model: Model, byUid: Map<string, Model>): void {
+  for (const attr of model.attributes.values()) {
+    if (attr.kind !== 'relation') continue;
+    const at = `${model.uid}: attribute "${attr.name}"`;
+    const target = byUid.get(attr.target);
+    if (!target || target.modelType !== 'contentType' || target.uid === FILE_MODEL.uid) {
+      throw new SchemaError(`${at}: relation target "${attr.target}" is not a known content type`);
+    }
+    const otherName = attr.inversedBy ?? attr.mappedBy;
+    if (otherName === undefined) continue;
+    const other = target.attributes.get(otherName);
+    if (!other || other.kind !== 'relation' || other.target !== model.uid) {
+      throw new SchemaError(`${at}: "${target.uid}" has no relation "${otherName}" back to ${model.uid}`);
+    }
+    const expected = attr.inversedBy !== undefined ? other.mappedBy : other.inversedBy;
+    if (expected !== attr.name) {
+      throw new SchemaError(
+        `${at}: "${target.uid}.${otherName}" must declare ${attr.inversedBy !== undefined ? 'mappedBy' : 'inversedBy'}: "${attr.name}"`,
+      );
+    }
+    if (model.modelType === 'component') {
+      throw new SchemaError(`${at}: relations in components must be one-sided (no inversedBy/mappedBy)`);
+    }
+  }
+}
+
+function checkComponentRefs(model: Model, byUid: Map<string, Model>): void {
+  for (const attr of model.attributes.values()) {
+    const at = `${model.uid}: attribute "${attr.name}"`;
+    const refs = attr.kind === 'component' ? [attr.component] : attr.kind === 'dynamiczone' ? attr.components : [];
+    for (const ref of refs) {
+      const target = byUid.get(ref);
+      if (!target || target.modelType !== 'component') throw new SchemaError(`${at}: unknown component "${ref}"`);
+    }
+  }
+}
+
+/** Rejects component nesting that loops back on itself (it could never be stored or read). */
+function checkComponentCycles(components: readonly ComponentModel[], byUid: Map<string, Model>): void {
+  const visiting = new Set<string>();
+  const done = new Set<string>();
+  const visit = (uid: string, path: string[]): void => {
+    if (done.has(uid)) return;
+    if (visiting.has(uid)) throw new SchemaError(`components nest into themselves: ${[...path, uid].join(' -> ')}`);
+    visiting.add(uid);
+    const model = byUid.get(uid);
+    for (const attr of model?.attributes.values() ?? []) {
+      const refs = attr.kind === 'component' ? [attr.component] : attr.kind === 'dynamiczone' ? attr.components : [];
+      for (const ref of refs) visit(ref, [...path, uid]);
+    }
+    visiting.delete(uid);
+    done.add(uid);
+  };
+  for (const c of components) visit(c.uid, []);
+}
+
+function tablesOf(model: Model): string[] {
+  const tables = [model.table];
+  let hasComponents = false;
+  for (const attr of model.attributes.values()) {
+    if (attr.kind === 'relation' && attr.owner) tables.push(joinTableName(model, attr.name));
+    if (attr.kind === 'component' || attr.kind === 'dynamiczone') hasComponents = true;
+  }
+  if (hasComponents) tables.push(componentsTableName(model));
+  return tables;
+}
+
+/** Cross-checks the project's models and builds the registry; any inconsistency is a SchemaError. */
+export function buildRegistry(project: ProjectSchemas): Registry {
+  const byUid = new Map<string, Model>();
+  const routes = new Map<string, ContentTypeModel>();
+  const tables = new Map<string, string>();
+  const claimTable = (table: string, owner: string) => {
+    const key = table.toLowerCase();
+    const previous = tables.get(key);
+    if (previous !== undefined) throw new SchemaError(`${owner} and ${previous} would both use the table "${table}"`);
+    tables.set(key, owner);
+  };
+  byUid.set(FILE_MODEL.uid, FILE_MODEL);
+  for (const model of [...project.contentTypes, ...project.components]) {
+    if (byUid.has(model.uid)) throw new SchemaError(`${model.uid} is declared twice`);
+    byUid.set(model.uid, model);
+  }
+  for (const ct of project.contentTypes) {
+    const segments = ct.kind === 'collectionType' ? [ct.pluralName] : [ct.singularName];
+    for (const segment of segments) {
+      if (RESERVED_ROUTES.has(segment)) throw new SchemaError(`${ct.uid}: /api/${segment} is reserved by Hearth`);
+      const other = routes.get(segment);
+      if (other) throw new SchemaError(`${ct.uid} and ${other.uid} would both be served at /api/${segment}`);
+      routes.set(segment, ct);
+    }
+  }
+  const names = new Map<string, string>();
+  for (const ct of project.contentTypes) {
+    for (const name of [ct.singularName, ct.pluralName]) {
+      const other = names.get(name);
+      if (other && other !== ct.uid) throw new SchemaError(`${ct.uid} and ${other} both use the API name "${name}"`);
+      names.set(name, ct.uid);
+    }
+  }
+  const models = [...project.contentTypes, ...project.components];
+  for (const model of models) {
+    checkRelations(model, byUid);
+    checkComponentRefs(model, byUid);
+    for (const table of tablesOf(model)) claimTable(table, model.uid);
+  }
+  checkComponentCycles(project.components, byUid);
+
+  const contentTypes = [...project.contentTypes].sort((a, b) => a.uid.localeCompare(b.uid));
+  const components = [...project.components].sort((a, b) => a.uid.localeCompare(b.uid));
+  return {
+    contentTypes,
+    components,
+    componentUidsForMessages: components.map((c) => c.uid).reverse(),
+    model: (uid) => byUid.get(uid),
+    contentType: (uid) => {
+      const m = byUid.get(uid);
+      return m?.modelType === 'contentType' ? m : undefined;
+    },
+    component: (uid) => {
+      const m = byUid.get(uid);
+      return m?.modelType === 'component' ? m : undefined;
+    },
+    routeModel: (segment) => routes.get(segment),
+    relationStorage(model, attribute) {
+      if (attribute.owner) {
+        return {
+          joinTable: joinTableName(model, attribute.name),
+          selfColumn: 'entity_id',
+          otherColumn: 'target_id',
+          orderColumn: 'ord',
+          inverseOrderColumn: 'inv_ord',
+        };
+      }
+      const owner = byUid.get(attribute.target);
+      const ownerAttr = attribute.mappedBy;
+      if (!owner || ownerAttr === undefined) throw new Error(`no owner for ${model.uid}.${attribute.name}`);
+      return {
+        joinTable: joinTableName(owner, ownerAttr),
+        selfColumn: 'target_id',
+        otherColumn: 'entity_id',
+        orderColumn: 'inv_ord',
+        inverseOrderColumn: 'ord',
+      };
+    },
+    joinTable: joinTableName,
+    componentsTable: componentsTableName,
+  };
+}
+
+/** Attributes of a model in schema order. */
+export const attributesOf = (model: Model): Attribute[] => [...model.attributes.values()];

@@ -1,0 +1,112 @@
+import type { StorageType } from '../db/ddl.js';
+import type { Registry } from './registry.js';
+import type { Model, ScalarType } from './types.js';
+
+/** How a scalar attribute type is stored: a few portable storage classes. */
+export function storageOf(type: ScalarType): StorageType {
+  switch (type) {
+    case 'integer':
+      return 'integer';
+    case 'biginteger':
+    case 'timestamp':
+      return 'bigint';
+    case 'float':
+    case 'decimal':
+      return 'real';
+    case 'boolean':
+      return 'boolean';
+    default:
+      return 'text';
+  }
+}
+
+/** One column Hearth wants; `kind` is the attribute type (or a system name) kept in the bookkeeping table. */
+export interface ColumnPlan {
+  readonly name: string;
+  readonly storage: StorageType;
+  readonly kind: string;
+  readonly notNull?: boolean;
+  /** Foreign key `<table>.id`, deleting this row with the referenced one. */
+  readonly references?: string;
+}
+
+export interface TablePlan {
+  readonly name: string;
+  /** The model (and attribute) this table serves, for messages. */
+  readonly owner: string;
+  readonly columns: readonly ColumnPlan[];
+  readonly indexes: readonly { name: string; columns: readonly string[] }[];
+}
+
+const sys = (name: string, storage: StorageType, notNull = false): ColumnPlan => ({ name, storage, kind: `system:${name}`, notNull });
+
+function scalarColumns(model: Model): ColumnPlan[] {
+  const columns: ColumnPlan[] = [];
+  for (const attr of model.attributes.values()) {
+    if (attr.kind === 'scalar') columns.push({ name: attr.name, storage: storageOf(attr.type), kind: attr.type });
+  }
+  return columns;
+}
+
+/** Every table a model needs: its own, its join tables, its component links. */
+export function tablesFor(model: Model, registry: Registry): TablePlan[] {
+  const plans: TablePlan[] = [];
+  if (model.modelType === 'contentType') {
+    plans.push({
+      name: model.table,
+      owner: model.uid,
+      columns: [
+        sys('documentId', 'text', true),
+        ...scalarColumns(model),
+        sys('createdAt', 'text', true),
+        sys('updatedAt', 'text', true),
+        sys('publishedAt', 'text'),
+        sys('locale', 'text'),
+      ],
+      indexes: [{ name: `${model.table}_lookup_idx`, columns: ['documentId', 'locale', 'publishedAt'] }],
+    });
+  } else {
+    plans.push({ name: model.table, owner: model.uid, columns: scalarColumns(model), indexes: [] });
+  }
+  let hasComponents = false;
+  for (const attr of model.attributes.values()) {
+    if (attr.kind === 'component' || attr.kind === 'dynamiczone') hasComponents = true;
+    if (attr.kind !== 'relation' || !attr.owner) continue;
+    const target = registry.model(attr.target);
+    if (!target) continue;
+    const name = registry.joinTable(model, attr.name);
+    plans.push({
+      name,
+      owner: `${model.uid}.${attr.name}`,
+      columns: [
+        { name: 'entity_id', storage: 'integer', kind: 'link', notNull: true, references: model.table },
+        { name: 'target_id', storage: 'integer', kind: 'link', notNull: true, references: target.table },
+        { name: 'ord', storage: 'real', kind: 'order' },
+        { name: 'inv_ord', storage: 'real', kind: 'order' },
+      ],
+      indexes: [
+        { name: `${name}_entity_idx`, columns: ['entity_id', 'ord'] },
+        { name: `${name}_target_idx`, columns: ['target_id', 'inv_ord'] },
+      ],
+    });
+  }
+  if (hasComponents) {
+    const name = registry.componentsTable(model);
+    plans.push({
+      name,
+      owner: `${model.uid} components`,
+      columns: [
+        { name: 'entity_id', storage: 'integer', kind: 'link', notNull: true, references: model.table },
+        { name: 'cmp_id', storage: 'integer', kind: 'link', notNull: true },
+        { name: 'component_type', storage: 'text', kind: 'link', notNull: true },
+        { name: 'field', storage: 'text', kind: 'link', notNull: true },
+        { name: 'ord', storage: 'real', kind: 'order' },
+      ],
+      indexes: [
+        { name: `${name}_entity_idx`, columns: ['entity_id', 'field', 'ord'] },
+        { name: `${name}_cmp_idx`, columns: ['component_type', 'cmp_id'] },
+      ],
+    });
+  }
+  return plans;
+}

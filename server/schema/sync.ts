@@ -1,0 +1,223 @@
+import { sql } from 'kysely';
+import type { Database, Db } from '../db/database.js';
+import { columnType, withIdColumn, type StorageType } from '../db/ddl.js';
+import { SchemaError } from './parse.js';
+import type { Registry } from './registry.js';
+import { tablesFor, type ColumnPlan, type TablePlan } from './storage.js';
+import type { Model } from './types.js';
+
+export interface SyncOptions {
+  /** Retire (rename, never drop) columns whose attribute changed to an incompatible type. */
+  readonly acceptSchemaChanges: boolean;
+  readonly defaultLocale: string;
+  readonly now: () => string;
+  readonly log: (message: string) => void;
+}
+
+interface Known {
+  tables: Map<string, Set<string>>;
+  kinds: Map<string, string>;
+  models: Map<string, { table: string; schema: Record<string, unknown> }>;
+}
+
+const kindKey = (table: string, column: string) => `${table}\u0000${column}`;
+
+async function readState(db: Db): Promise<Known> {
+  const tables = new Map<string, Set<string>>();
+  for (const t of await db.introspection.getTables()) tables.set(t.name, new Set(t.columns.map((c) => c.name)));
+  const kinds = new Map<string, string>();
+  for (const row of await db.selectFrom('hearth_columns').selectAll().execute()) {
+    kinds.set(kindKey(String(row.table_name), String(row.column_name)), String(row.storage));
+  }
+  const models = new Map<string, { table: string; schema: Record<string, unknown> }>();
+  for (const row of await db.selectFrom('hearth_models').selectAll().execute()) {
+    models.set(String(row.uid), { table: String(row.table_name), schema: JSON.parse(String(row.schema)) });
+  }
+  return { tables, kinds, models };
+}
+
+const TEXT_KINDS = new Set(['string', 'text', 'richtext', 'email', 'password', 'uid', 'enumeration', 'date', 'time', 'datetime', 'json', 'blocks']);
+const INTEGER_KINDS = new Set(['integer', 'biginteger', 'timestamp']);
+const REAL_KINDS = new Set(['float', 'decimal']);
+
+/**
+ * Whether data stored for attribute type `from` can be read as type `to` without loss:
+ * text stays text, integers widen to bigger integers or reals, anything readable becomes text.
+ */
+function compatible(from: string, to: string): boolean {
+  if (from === to) return true;
+  if (TEXT_KINDS.has(to)) return TEXT_KINDS.has(from) || INTEGER_KINDS.has(from) || REAL_KINDS.has(from) || from === 'boolean';
+  if (INTEGER_KINDS.has(to)) return (INTEGER_KINDS.has(from) && from !== 'timestamp' && to !== 'timestamp') || from === 'boolean';
+  if (REAL_KINDS.has(to)) return REAL_KINDS.has(from) || from === 'integer' || from === 'biginteger';
+  return false;
+}
+
+async function hasData(db: Db, table: string, column: string): Promise<boolean> {
+  const row = await db.selectFrom(table).select(sql`1`.as('one')).where(column, 'is not', null).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+async function addColumn(database: Database, db: Db, table: string, column: ColumnPlan): Promise<void> {
+  await db.schema
+    .alterTable(table)
+    .addColumn(column.name, columnType(database.kind, column.storage), (c) => {
+      let col = column.notNull ? c.notNull().defaultTo('') : c;
+      if (column.references) col = col.references(`${column.references}.id`).onDelete('cascade');
+      return col;
+    })
+    .execute();
+}
+
+async function createTable(database: Database, db: Db, plan: TablePlan): Promise<void> {
+  let builder = withIdColumn(database.kind, db.schema.createTable(plan.name));
+  for (const column of plan.columns) {
+    builder = builder.addColumn(column.name, columnType(database.kind, column.storage), (c) => {
+      let col = column.notNull ? c.notNull() : c;
+      if (column.references) col = col.references(`${column.references}.id`).onDelete('cascade');
+      return col;
+    });
+  }
+  await builder.execute();
+}
+
+async function recordKind(db: Db, table: string, column: string, kind: string): Promise<void> {
+  await db
+    .insertInto('hearth_columns')
+    .values({ table_name: table, column_name: column, storage: kind })
+    .onConflict((oc) => oc.columns(['table_name', 'column_name']).doUpdateSet({ storage: kind }))
+    .execute();
+}
+
+/** Replaces a column by one of another storage class, copying values when they convert losslessly. */
+async function convertColumn(database: Database, db: Db, table: string, column: ColumnPlan, copy: boolean, retireAs: string | null): Promise<void> {
+  const temporary = retireAs ?? `${column.name}__hearth_old`;
+  await db.schema.alterTable(table).renameColumn(column.name, temporary).execute();
+  await addColumn(database, db, table, column);
+  if (copy) {
+    const cast = castExpression(column.storage, temporary);
+    await db.updateTable(table).set({ [column.name]: cast }).execute();
+  }
+  if (retireAs === null) await db.schema.alterTable(table).dropColumn(temporary).execute();
+}
+
+function castExpression(storage: StorageType, from: string) {
+  switch (storage) {
+    case 'text':
+      return sql`CAST(${sql.ref(from)} AS TEXT)`;
+    case 'real':
+      return sql`CAST(${sql.ref(from)} AS REAL)`;
+    default:
+      return sql`CAST(${sql.ref(from)} AS INTEGER)`;
+  }
+}
+
+async function syncColumn(database: Database, db: Db, state: Known, plan: TablePlan, column: ColumnPlan, options: SyncOptions): Promise<void> {
+  const existing = state.tables.get(plan.name);
+  const recorded = state.kinds.get(kindKey(plan.name, column.name));
+  if (!existing?.has(column.name)) {
+    await addColumn(database, db, plan.name, column);
+  } else if (recorded !== undefined && recorded !== column.kind) {
+    const dataPresent = await hasData(db, plan.name, column.name);
+    const sameStorage = storageClass(recorded) === column.storage;
+    if (!dataPresent) {
+      if (!sameStorage) await convertColumn(database, db, plan.name, column, false, null);
+    } else if (compatible(recorded, column.kind)) {
+      if (!sameStorage) await convertColumn(database, db, plan.name, column, true, null);
+      options.log(`${plan.owner}: "${column.name}" changed from ${recorded} to ${column.kind}; its values were kept`);
+    } else if (options.acceptSchemaChanges) {
+      const retired = `${column.name}__retired_${options.now().replace(/\D/g, '').slice(0, 14)}`;
+      await convertColumn(database, db, plan.name, column, false, retired);
+      options.log(`${plan.owner}: "${column.name}" changed from ${recorded} to ${column.kind}; the old values are kept in column "${retired}"`);
+    } else {
+      throw new SchemaError(
+        `${plan.owner}: attribute "${column.name}" changed from ${recorded} to ${column.kind} and its column holds data ` +
+          `that cannot be read as ${column.kind}; restore the type, or start with --accept-schema-changes to keep the old values in a retired column`,
+      );
+    }
+  }
+  await recordKind(db, plan.name, column.name, column.kind);
+}
+
+function storageClass(kind: string): StorageType {
+  if (kind === 'integer' || kind === 'link') return 'integer';
+  if (kind === 'biginteger' || kind === 'timestamp') return 'bigint';
+  if (kind === 'float' || kind === 'decimal' || kind === 'order') return 'real';
+  if (kind === 'boolean') return 'boolean';
+  return 'text';
+}
+
+/** When a type's collectionName changed, its tables are renamed instead of orphaned. */
+async function renameMovedTables(db: Db, state: Known, registry: Registry, models: readonly Model[], log: (m: string) => void): Promise<void> {
+  for (const model of models) {
+    const previous = state.models.get(model.uid);
+    if (!previous || previous.table === model.table) continue;
+    if (!state.tables.has(previous.table) || state.tables.has(model.table)) continue;
+    await db.schema.alterTable(previous.table).renameTo(model.table).execute();
+    state.tables.set(model.table, state.tables.get(previous.table) ?? new Set());
+    state.tables.delete(previous.table);
+    await db.updateTable('hearth_columns').set({ table_name: model.table }).where('table_name', '=', previous.table).execute();
+    for (const [key, value] of [...state.kinds]) {
+      const [table, column] = key.split('\u0000');
+      if (table === previous.table && column !== undefined) {
+        state.kinds.delete(key);
+        state.kinds.set(kindKey(model.table, column), value);
+      }
+    }
+    log(`${model.uid}: table "${previous.table}" renamed to "${model.table}"`);
+    void registry;
+  }
+}
+
+/** Moves rows between "no locale" and the default locale when a type's localization is switched. */
+async function syncLocalization(db: Db, state: Known, models: readonly Model[], defaultLocale: string): Promise<void> {
+  for (const model of models) {
+    if (model.modelType !== 'contentType') continue;
+    const previous = state.models.get(model.uid);
+    if (!previous) continue;
+    const pluginOptions = previous.schema.pluginOptions as { i18n?: { localized?: boolean } } | undefined;
+    const wasLocalized = pluginOptions?.i18n?.localized === true;
+    if (model.localized && !wasLocalized) {
+      await db.updateTable(model.table).set({ locale: defaultLocale }).where('locale', 'is', null).execute();
+    } else if (!model.localized && wasLocalized) {
+      // Other locales' rows stay in the table, unseen, rather than being deleted as Strapi does.
+      await db.updateTable(model.table).set({ locale: null }).where('locale', '=', defaultLocale).execute();
+    }
+  }
+}
+
+/**
+ * Creates and evolves the content tables so they match the registry, in one transaction.
+ * Adding types or attributes never touches data; removed attributes keep their columns;
+ * a retyped attribute keeps its data or, if that cannot be done, refuses to start.
+ */
+export async function syncSchema(database: Database, registry: Registry, options: SyncOptions): Promise<void> {
+  const models: Model[] = [...registry.contentTypes, ...registry.components];
+  await database.db.transaction().execute(async (db) => {
+    const state = await readState(db);
+    await renameMovedTables(db, state, registry, models, options.log);
+    for (const model of models) {
+      for (const plan of tablesFor(model, registry)) {
+        if (!state.tables.has(plan.name)) {
+          await createTable(database, db, plan);
+          state.tables.set(plan.name, new Set(['id', ...plan.columns.map((c) => c.name)]));
+          for (const column of plan.columns) await recordKind(db, plan.name, column.name, column.kind);
+        } else {
+          for (const column of plan.columns) await syncColumn(database, db, state, plan, column, options);
+        }
+        for (const index of plan.indexes) {
+          await db.schema.createIndex(index.name).ifNotExists().on(plan.name).columns([...index.columns]).execute();
+        }
+      }
+    }
+    await syncLocalization(db, state, models, options.defaultLocale);
+    const now = options.now();
+    for (const model of models) {
+      const schema = JSON.stringify(model.raw);
+      await db
+        .insertInto('hearth_models')
+        .values({ uid: model.uid, table_name: model.table, schema, updated_at: now })
+        .onConflict((oc) => oc.column('uid').doUpdateSet({ table_name: model.table, schema, updated_at: now }))
+        .execute();
+    }
+  });
+}

@@ -1,0 +1,31 @@
+import type { LocaleService } from './auth/locales.js';
+import type { PermissionService } from './auth/permissions.js';
+import type { TokenService } from './auth/api-tokens.js';
+import type { Database } from './db/database.js';
+import type { DocumentDeps } from './documents/context.js';
+import type { Registry } from './schema/registry.js';
+import type { HearthConfig } from './config.js';
+
+/** Writes one line to stderr (stdout carries only the ready line and token plaintexts). */
+export type Logger = (message: string) => void;
+
+/** Everything the HTTP layer calls into, built once by startServer. */
+export interface Services {
+  readonly config: HearthConfig;
+  readonly database: Database;
+  readonly tokens: TokenService;
+  readonly permissions: PermissionService;
+  readonly locales: LocaleService;
+  readonly now: () => Date;
+  readonly log: Logger;
+  /** The current registry (the content-type builder may replace it at run time). */
+  registry(): Registry;
+}
+
+/** The document service's dependencies, bound to the current registry. */
+export const documentDeps = (services: Services): DocumentDeps => ({
+  database: services.database,
+  registry: services.registry(),
+  locales: services.locales,
+  now: services.now,
+});

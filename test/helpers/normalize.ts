@@ -1,0 +1,53 @@
+/**
+ * Transcript comparison: documentIds and timestamps differ from run to run, so the replay learns
+ * which of Hearth's documentIds stands for each recorded one and blanks timestamps; everything
+ * else (ids, values, key order, error messages) must match exactly.
+ */
+export class IdMap {
+  private readonly map = new Map<string, string>();
+
+  /** Learns recorded -> actual documentIds from two bodies of the same shape. */
+  learn(expected: unknown, actual: unknown): void {
+    if (Array.isArray(expected) && Array.isArray(actual)) {
+      expected.forEach((e, i) => this.learn(e, actual[i]));
+      return;
+    }
+    if (!isRecord(expected) || !isRecord(actual)) return;
+    for (const [key, value] of Object.entries(expected)) {
+      const other = actual[key];
+      if (key === 'documentId' && typeof value === 'string' && typeof other === 'string') {
+        const known = this.map.get(value);
+        if (known === undefined) this.map.set(value, other);
+      } else {
+        this.learn(value, other);
+      }
+    }
+  }
+
+  /** Replaces every recorded documentId in a text with Hearth's. */
+  apply(text: string): string {
+    let out = text;
+    for (const [recorded, actual] of this.map) out = out.split(recorded).join(actual);
+    return out;
+  }
+
+  actualFor(recorded: string): string | undefined {
+    return this.map.get(recorded);
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const TIMESTAMP_KEYS = new Set(['createdAt', 'updatedAt', 'publishedAt']);
+
+/** Blanks non-null timestamps and maps documentIds, keeping key order. */
+export function normalize(value: unknown, ids: IdMap | null): unknown {
+  if (Array.isArray(value)) return value.map((v) => normalize(v, ids));
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (TIMESTAMP_KEYS.has(key) && typeof v === 'string') out[key] = '<timestamp>';
+    else if (key === 'documentId' && typeof v === 'string' && ids) out[key] = ids.actualFor(v) ?? v;
+    else out[key] = normalize(v, ids);
+  }
+  return out;
+}

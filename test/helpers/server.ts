@@ -1,0 +1,56 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { resolveConfig } from '../../server/config.js';
+import { startServer, type RunningServer } from '../../server/index.js';
+
+/** The public Strapi project the transcripts were recorded on. */
+export const FIXTURE_PROJECT = resolve(import.meta.dirname, '../../../shared/strapi/fixture-project');
+
+export interface TestServer {
+  readonly url: string;
+  readonly dataDir: string;
+  readonly server: RunningServer;
+  /** Creates an API token and returns its plaintext. */
+  token(type: 'full-access' | 'read-only' | 'custom', actions?: string[]): Promise<string>;
+  request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+let tokenCounter = 0;
+
+/** Starts a real Hearth on a loopback port 0 with a fresh data dir in the system temp folder. */
+export async function startTestServer(options: { schemas?: string; env?: NodeJS.ProcessEnv; dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
+  const config = resolveConfig({ data: dataDir, schemas: options.schemas ?? FIXTURE_PROJECT, port: '0', host: '127.0.0.1' }, options.env ?? {});
+  const logs: string[] = [];
+  const server = await startServer({ config, log: (m) => logs.push(m) });
+  const url = server.url;
+  return {
+    url,
+    dataDir,
+    server,
+    async token(type, actions) {
+      const { accessKey } = await server.services.tokens.create({
+        name: `test-token-${++tokenCounter}`,
+        type,
+        permissions: actions ?? [],
+      });
+      return accessKey;
+    },
+    request(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (init.token) headers.set('Authorization', `Bearer ${init.token}`);
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers.set('Content-Type', 'application/json');
+        body = JSON.stringify(init.json);
+      }
+      return fetch(`${url}${path}`, { ...init, headers, body });
+    },
+    async close() {
+      await server.close();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
