@@ -8,7 +8,7 @@ import { SHUTDOWN_GRACE_MS } from './limits.js';
 import { loadProject } from './schema/load.js';
 import { buildRegistry, type Registry } from './schema/registry.js';
 import { syncSchema } from './schema/sync.js';
-import type { Logger, Services } from './services.js';
+import { plainFiles, type Logger, type Services } from './services.js';
 
 export interface StartOptions {
   readonly config: HearthConfig;
@@ -89,6 +89,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     locales: dir.locales,
     now,
     log,
+    files: plainFiles,
     registry: () => registry,
   };
   const server = createServer(createApp(services));

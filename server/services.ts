@@ -6,6 +6,15 @@ import type { DocumentDeps } from './documents/context.js';
 import type { Registry } from './schema/registry.js';
 import type { HearthConfig } from './config.js';
 
+/** How file objects are finished for responses (absolute URLs, signed URLs): set by the upload module. */
+export interface FileAccess {
+  /** Completes file objects in place (e.g. makes `url` absolute or signs it). */
+  present(files: Record<string, unknown>[]): Promise<void>;
+}
+
+/** Files as stored: relative URLs, nothing to sign. */
+export const plainFiles: FileAccess = { present: async () => {} };
+
 /** Writes one line to stderr (stdout carries only the ready line and token plaintexts). */
 export type Logger = (message: string) => void;
 
@@ -18,6 +27,7 @@ export interface Services {
   readonly locales: LocaleService;
   readonly now: () => Date;
   readonly log: Logger;
+  readonly files: FileAccess;
   /** The current registry (the content-type builder may replace it at run time). */
   registry(): Registry;
 }
@@ -28,4 +38,5 @@ export const documentDeps = (services: Services): DocumentDeps => ({
   registry: services.registry(),
   locales: services.locales,
   now: services.now,
+  files: services.files,
 });

@@ -10,6 +10,8 @@ export interface DocumentDeps {
   readonly registry: Registry;
   readonly locales: LocaleService;
   readonly now: () => Date;
+  /** Finishes populated file objects (URLs); see FileAccess. */
+  readonly files: { present(files: Record<string, unknown>[]): Promise<void> };
 }
 
 /** What a caller may see: Strapi leaves out relations whose target the caller may not `find`. */

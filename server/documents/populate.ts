@@ -16,6 +16,8 @@ export interface PopulateEnv {
   readonly status: 'draft' | 'published';
   /** Whether the caller may read entries of a content type (Strapi drops relations it may not `find`). */
   readonly canRead: (uid: string) => boolean;
+  /** Finishes populated media file objects (absolute or signed URLs). */
+  readonly presentFiles: (files: Record<string, unknown>[]) => Promise<void>;
 }
 
 /** A serialised entry under construction, with the row it came from. */
@@ -199,6 +201,12 @@ async function populateMedia(env: PopulateEnv, model: Model, parents: readonly I
     columns: columnsFor(files, fields),
   });
   await attach(env, parents, name, files, node, rows, multiple, true);
+  const presented = new Set<Record<string, unknown>>();
+  for (const parent of parents) {
+    const value = parent.out[name];
+    for (const file of Array.isArray(value) ? value : value ? [value] : []) presented.add(file as Record<string, unknown>);
+  }
+  if (presented.size > 0) await env.presentFiles([...presented]);
 }
 
 async function populateComponent(env: PopulateEnv, model: Model, parents: readonly Item[], name: string, component: ComponentModel, repeatable: boolean, node: PopulateNode) {

@@ -22,7 +22,7 @@ const byDocument = (documentId: string, filters: FilterNode | null): FilterNode 
 export async function present(deps: DocumentDeps, db: Db, model: ContentTypeModel, rows: Row[], query: DocumentQuery, access: Access): Promise<Record<string, unknown>[]> {
   const fields = query.fields ?? defaultFields(model);
   const items: Item[] = rows.map((row) => ({ row, out: serializeRow(model, row, fields) }));
-  await populateItems({ db, ctx: compileContext(deps), status: query.status, canRead: access.canRead }, model, items, query.populate);
+  await populateItems({ db, ctx: compileContext(deps), status: query.status, canRead: access.canRead, presentFiles: (f) => deps.files.present(f) }, model, items, query.populate);
   return items.map((i) => i.out);
 }
 
