@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from './app.js';
 import type { HearthConfig } from './config.js';
@@ -46,11 +46,34 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-/** Stops accepting, lets requests in flight finish (up to a grace period), then drops idle sockets. */
-function gracefulClose(server: Server, sockets: Set<Socket>): Promise<void> {
+/** Open sockets and responses, so a shutdown can finish requests in flight and then drop the connections. */
+interface Tracked {
+  readonly sockets: Set<Socket>;
+  readonly responses: Set<ServerResponse>;
+  closing: boolean;
+}
+
+function track(server: Server): Tracked {
+  const tracked: Tracked = { sockets: new Set(), responses: new Set(), closing: false };
+  server.on('connection', (socket) => {
+    tracked.sockets.add(socket);
+    socket.on('close', () => tracked.sockets.delete(socket));
+  });
+  server.on('request', (_req, res: ServerResponse) => {
+    if (tracked.closing) res.setHeader('Connection', 'close');
+    tracked.responses.add(res);
+    res.on('close', () => tracked.responses.delete(res));
+  });
+  return tracked;
+}
+
+/** Stops accepting, lets requests in flight finish (up to a grace period) with `Connection: close`, then drops idle sockets. */
+function gracefulClose(server: Server, tracked: Tracked): Promise<void> {
+  tracked.closing = true;
+  for (const res of tracked.responses) if (!res.headersSent) res.setHeader('Connection', 'close');
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
-      for (const socket of sockets) socket.destroy();
+      for (const socket of tracked.sockets) socket.destroy();
     }, SHUTDOWN_GRACE_MS);
     timer.unref();
     server.close(() => {
@@ -93,11 +116,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     registry: () => registry,
   };
   const server = createServer(createApp(services));
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
+  const tracked = track(server);
   let port: number;
   try {
     port = await listen(server, config.port, config.host);
@@ -113,7 +132,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     services,
     close() {
       closing ??= (async () => {
-        await gracefulClose(server, sockets);
+        await gracefulClose(server, tracked);
         await dir.database.close();
       })();
       return closing;

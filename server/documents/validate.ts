@@ -178,7 +178,14 @@ function attributeSchema(attr: Attribute, model: Model, value: unknown, ctx: Ctx
           const component = typeof uid === 'string' ? ctx.registry.component(uid) : undefined;
           const base = yup
             .object()
-            .shape({ __component: yup.string().required().oneOf(allComponents) })
+            .shape({
+              __component: yup
+                .string()
+                .required()
+                .oneOf(allComponents)
+                // Strapi checks only that the component exists; Hearth also refuses one this zone does not allow.
+                .test('allowed-component', `\${path} must be one of the following values: ${attr.components.join(', ')}`, (v: unknown) => isNil(v) || attr.components.includes(String(v))),
+            })
             .test('defined', '${path} cannot be null.', (v: unknown) => v !== null);
           return component ? base.concat(modelSchema(component, item, ctx)) : base;
         }),

@@ -3,6 +3,7 @@ import { notFound as notFoundError, validationError } from '../errors/app-error.
 import { findMany, findOne } from '../documents/reader.js';
 import { checkInput } from '../documents/input-check.js';
 import { createDocument, deleteDocument, updateDocument } from '../documents/writer.js';
+import { toV4Data } from '../documents/v4.js';
 import { convertFields } from '../query/fields.js';
 import { convertPopulate } from '../query/populate.js';
 import { buildQuery, checkParams, readListQuery, readOneQuery, validateQuery, type QueryEnv } from '../query/read-query.js';
@@ -91,17 +92,20 @@ export function contentApi(services: Services) {
     const env = queryEnv(services, caller);
     const deps = documentDeps(services);
     const access = { canRead: env.canRead };
+    const v4 = req.headers['strapi-response-format'] === 'v4';
+    const shape = (data: unknown) => (v4 ? toV4Data(model, data, deps.registry) : data);
 
     if (method === 'GET' && listRoute) {
       const { query, pagination } = readListQuery(raw, model, env);
-      sendJson(res, 200, await findMany(deps, model, query, pagination, access));
+      const result = await findMany(deps, model, query, pagination, access);
+      sendJson(res, 200, { data: shape(result.data), meta: result.meta });
       return;
     }
     if (method === 'GET') {
       const query = readOneQuery(raw, model, env);
       const entry = await findOne(deps, model, documentId, query, access);
       if (!entry) throw notFoundError();
-      sendJson(res, 200, { data: entry, meta: {} });
+      sendJson(res, 200, { data: shape(entry), meta: {} });
       return;
     }
     if (method === 'DELETE') {
@@ -116,11 +120,11 @@ export function contentApi(services: Services) {
     checkInput(data, model, deps.registry, env.canRead);
     const query = single ? lenientQuery(raw, model, env) : buildQuery(raw, model, env, checkParams(raw, false));
     if (method === 'POST') {
-      sendJson(res, 201, { data: await createDocument(deps, model, { data, query, access }), meta: {} });
+      sendJson(res, 201, { data: shape(await createDocument(deps, model, { data, query, access })), meta: {} });
       return;
     }
     const entry = await updateDocument(deps, model, documentId, { data, query, access });
     if (!entry) throw notFoundError();
-    sendJson(res, 200, { data: entry, meta: {} });
+    sendJson(res, 200, { data: shape(entry), meta: {} });
   };
 }

@@ -1,0 +1,101 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { setMeta } from '../../server/db/migrations.js';
+import { openDataDir } from '../../server/data-dir.js';
+import { startTestServer } from '../helpers/server.js';
+import { collection, dataOf, listOf, writeProject } from '../helpers/project.js';
+
+/** Starts a server on `data` with a one-type project, runs `fn`, and stops it. */
+async function withSchema<T>(data: string, attributes: Record<string, unknown>, fn: (s: Awaited<ReturnType<typeof startTestServer>>, token: string) => Promise<T>, options: Record<string, unknown> = {}): Promise<T> {
+  const schemas = await writeProject({ types: { item: { ...collection('item', 'items', attributes), ...options } } });
+  const server = await startTestServer({ schemas, dataDir: data });
+  try {
+    return await fn(server, await server.token('full-access'));
+  } finally {
+    await server.close();
+  }
+}
+
+describe('schema evolution across restarts', () => {
+  it('adding, removing and restoring attributes never loses data', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'hearth-evolve-'));
+    const documentId = await withSchema(data, { title: { type: 'string' } }, async (s, token) => {
+      const doc = await dataOf(await s.request('/api/items', { method: 'POST', token, json: { data: { title: 'kept' } } }), 201);
+      return doc.documentId;
+    });
+    await withSchema(data, { title: { type: 'string' }, views: { type: 'integer' } }, async (s, token) => {
+      expect(await dataOf(await s.request(`/api/items/${documentId}`, { token }))).toMatchObject({ title: 'kept', views: null });
+      await dataOf(await s.request(`/api/items/${documentId}`, { method: 'PUT', token, json: { data: { views: 7 } } }));
+    });
+    await withSchema(data, { views: { type: 'integer' } }, async (s, token) => {
+      const doc = await dataOf(await s.request(`/api/items/${documentId}`, { token }));
+      expect(doc).not.toHaveProperty('title');
+      expect(doc.views).toBe(7);
+    });
+    await withSchema(data, { title: { type: 'string' }, views: { type: 'biginteger' } }, async (s, token) => {
+      expect(await dataOf(await s.request(`/api/items/${documentId}`, { token }))).toMatchObject({ title: 'kept', views: '7' });
+    });
+    await rm(data, { recursive: true, force: true });
+  });
+
+  it('refuses to start when a retyped attribute holds data that cannot be read as the new type, unless told to keep it aside', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'hearth-retype-'));
+    await withSchema(data, { title: { type: 'string' } }, async (s, token) => {
+      await dataOf(await s.request('/api/items', { method: 'POST', token, json: { data: { title: 'words' } } }), 201);
+    });
+    const schemas = await writeProject({ types: { item: collection('item', 'items', { title: { type: 'integer' } }) } });
+    await expect(startTestServer({ schemas, dataDir: data })).rejects.toThrow(
+      'api::item.item: attribute "title" changed from string to integer and its column holds data that cannot be read as integer; restore the type, or start with --accept-schema-changes to keep the old values in a retired column',
+    );
+    const server = await startTestServer({ schemas, dataDir: data, env: {} }).catch(() => null);
+    expect(server).toBeNull();
+    const accepted = await startTestServer({ schemas, dataDir: data, env: {}, acceptSchemaChanges: true });
+    const token = await accepted.token('full-access');
+    const [doc] = await listOf(await accepted.request('/api/items', { token }));
+    expect(doc?.title).toBeNull();
+    const columns = await accepted.server.services.database.db.introspection.getTables();
+    const items = columns.find((t) => t.name === 'items');
+    const retired = items?.columns.find((c) => c.name.startsWith('title__retired_'));
+    expect(retired).toBeDefined();
+    const kept = await accepted.server.services.database.db.selectFrom('items').select(retired?.name ?? '').executeTakeFirst();
+    expect(Object.values(kept ?? {})).toEqual(['words']);
+    await accepted.close();
+    await rm(data, { recursive: true, force: true });
+  });
+
+  it('renames the table when collectionName changes, keeping rows', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'hearth-rename-'));
+    await withSchema(data, { title: { type: 'string' } }, async (s, token) => {
+      await dataOf(await s.request('/api/items', { method: 'POST', token, json: { data: { title: 'moved' } } }), 201);
+    });
+    await withSchema(data, { title: { type: 'string' } }, async (s, token) => {
+      expect((await listOf(await s.request('/api/items', { token }))).map((d) => d.title)).toEqual(['moved']);
+    }, { collectionName: 'catalog_items' });
+    await rm(data, { recursive: true, force: true });
+  });
+
+  it('moves rows into the default locale when localization is switched on, and back when off', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'hearth-i18n-switch-'));
+    await withSchema(data, { title: { type: 'string' } }, async (s, token) => {
+      await dataOf(await s.request('/api/items', { method: 'POST', token, json: { data: { title: 'plain' } } }), 201);
+    });
+    await withSchema(data, { title: { type: 'string', pluginOptions: { i18n: { localized: true } } } }, async (s, token) => {
+      expect(await listOf(await s.request('/api/items', { token }))).toEqual([expect.objectContaining({ title: 'plain', locale: 'en' })]);
+    }, { pluginOptions: { i18n: { localized: true } } });
+    await withSchema(data, { title: { type: 'string' } }, async (s, token) => {
+      expect((await listOf(await s.request('/api/items', { token }))).map((d) => d.title)).toEqual(['plain']);
+    });
+    await rm(data, { recursive: true, force: true });
+  });
+
+  it('refuses a data dir written by a newer Hearth', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'hearth-newer-'));
+    const dir = await openDataDir(data);
+    await setMeta(dir.database.db, 'schema_version', '999');
+    await dir.database.close();
+    await expect(openDataDir(data)).rejects.toThrow('this data directory was written by a newer Hearth (schema version 999; this build knows up to 1)');
+    await rm(data, { recursive: true, force: true });
+  });
+});

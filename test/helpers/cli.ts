@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const HEARTH_BIN = resolve(import.meta.dirname, '../../bin/hearth.js');
+
+export interface RunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `hearth <args>` to completion. */
+export function runHearth(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [HEARTH_BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}
+
+export interface ServeProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly readyLine: string;
+  stderr(): string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `hearth serve` and waits for its ready line. */
+export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [HEARTH_BIN, 'serve', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const line = stdout.split('\n')[0];
+      const match = line !== undefined && stdout.includes('\n') ? /^Hearth listening on (http:\/\/\S+)$/.exec(line) : null;
+      if (match?.[1]) resolvePromise({ child, url: match[1], readyLine: line ?? '', stderr: () => stderr, exited });
+    });
+    void exited.then((code) => reject(new Error(`hearth serve exited with ${code} before it was ready: ${stderr}`)));
+  });
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { parseComponent, parseContentType, SchemaError } from '../../server/schema/parse.js';
+import { buildRegistry } from '../../server/schema/registry.js';
+import { loadProject } from '../../server/schema/load.js';
+import { FIXTURE_PROJECT } from '../helpers/server.js';
+
+const ct = (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  kind: 'collectionType',
+  collectionName: 'things',
+  info: { singularName: 'thing', pluralName: 'things', displayName: 'Thing' },
+  options: { draftAndPublish: false },
+  attributes,
+  ...extra,
+});
+
+describe('schema.json parsing', () => {
+  it('reads every attribute type of the fixture project', async () => {
+    const project = await loadProject(FIXTURE_PROJECT);
+    const specimen = project.contentTypes.find((c) => c.uid === 'api::specimen.specimen');
+    expect(specimen?.attributes.get('s_enum')).toMatchObject({ kind: 'scalar', type: 'enumeration', enum: ['alpha', 'beta', 'gamma'] });
+    expect(specimen?.attributes.get('s_int')).toMatchObject({ kind: 'scalar', type: 'integer', min: 0, max: 100 });
+    expect(specimen?.attributes.get('s_uid')).toMatchObject({ kind: 'scalar', type: 'uid', unique: true, targetField: 's_string' });
+    expect(specimen?.attributes.get('s_comp')).toMatchObject({ kind: 'component', component: 'shared.quote', repeatable: true });
+    expect(specimen?.attributes.get('s_media')).toMatchObject({ kind: 'media', multiple: true });
+    const article = project.contentTypes.find((c) => c.uid === 'api::article.article');
+    expect(article).toMatchObject({ draftAndPublish: true, localized: true, pluralName: 'articles', table: 'articles' });
+    expect(article?.attributes.get('category')).toMatchObject({ kind: 'relation', relation: 'manyToOne', owner: true, toMany: false, localized: true });
+    expect(article?.attributes.get('views')).toMatchObject({ localized: false });
+    expect(article?.attributes.get('title')).toMatchObject({ localized: true });
+    expect([...(article?.attributes.keys() ?? [])].at(-1)).toBe('localizations');
+    expect(project.components.map((c) => c.uid)).toEqual(['shared.quote', 'shared.rich-text', 'shared.seo']);
+  });
+
+  it('builds a registry with routes and storage names', async () => {
+    const registry = buildRegistry(await loadProject(FIXTURE_PROJECT));
+    expect(registry.routeModel('articles')?.uid).toBe('api::article.article');
+    expect(registry.routeModel('homepage')?.uid).toBe('api::homepage.homepage');
+    expect(registry.routeModel('homepages')).toBeUndefined();
+    const category = registry.contentType('api::category.category');
+    const articles = category?.attributes.get('articles');
+    if (!category || articles?.kind !== 'relation') throw new Error('fixture changed');
+    expect(registry.relationStorage(category, articles)).toEqual({
+      joinTable: 'articles_category_lnk',
+      selfColumn: 'target_id',
+      otherColumn: 'entity_id',
+      orderColumn: 'inv_ord',
+      inverseOrderColumn: 'ord',
+    });
+    expect(registry.componentUidsForMessages).toEqual(['shared.seo', 'shared.rich-text', 'shared.quote']);
+  });
+
+  const bad: [string, () => unknown, string][] = [
+    ['reserved names', () => parseContentType(ct({ locale: { type: 'string' } }), 'thing', 'thing', 'x'), 'x: attribute "locale": "locale" is a reserved name'],
+    ['unknown types', () => parseContentType(ct({ a: { type: 'colour' } }), 'thing', 'thing', 'x'), 'x: attribute "a": unknown attribute type "colour"'],
+    ['enumerations without values', () => parseContentType(ct({ e: { type: 'enumeration', enum: [] } }), 'thing', 'thing', 'x'), 'x: attribute "e": an enumeration needs "enum", a non-empty list of strings'],
+    ['bad regexes', () => parseContentType(ct({ r: { type: 'string', regex: '(' } }), 'thing', 'thing', 'x'), 'x: attribute "r": "regex" is not a valid regular expression'],
+    ['names differing only in case', () => parseContentType(ct({ title: { type: 'string' }, Title: { type: 'string' } }), 'thing', 'thing', 'x'), 'x: attributes "Title" and another differ only in case'],
+    ['bad relation kinds', () => parseContentType(ct({ r: { type: 'relation', relation: 'morphToMany', target: 'x' } }), 'thing', 'thing', 'x'), 'x: attribute "r": "relation" must be one of oneToOne, oneToMany, manyToOne, manyToMany, oneWay, manyWay'],
+    ['hearth_ tables', () => parseContentType(ct({}, { collectionName: 'hearth_x' }), 'thing', 'thing', 'x'), 'x: "collectionName" may not start with hearth_'],
+    ['components without attributes', () => parseComponent({ info: {} }, 'shared', 'x', 'y'), 'y: "attributes" must be an object'],
+  ];
+  for (const [name, parse, message] of bad) {
+    it(`refuses ${name}`, () => {
+      expect(parse).toThrow(new SchemaError(message));
+    });
+  }
+
+  it('refuses inconsistent inverse relations and unknown targets', () => {
+    const a = parseContentType(ct({ b: { type: 'relation', relation: 'oneToMany', target: 'api::b.b', inversedBy: 'a' } }), 'a', 'a', 'a');
+    const b = parseContentType({ ...ct({}), collectionName: 'bs', info: { singularName: 'b', pluralName: 'bs' } }, 'b', 'b', 'b');
+    expect(() => buildRegistry({ contentTypes: [a, b], components: [] })).toThrow('api::a.a: attribute "b": "api::b.b" has no relation "a" back to api::a.a');
+    const lonely = parseContentType(ct({ x: { type: 'relation', relation: 'oneWay', target: 'api::nope.nope' } }), 'a', 'a', 'a');
+    expect(() => buildRegistry({ contentTypes: [lonely], components: [] })).toThrow('relation target "api::nope.nope" is not a known content type');
+  });
+
+  it('refuses two types served at the same route and reserved routes', () => {
+    const one = parseContentType(ct({}), 'one', 'one', 'one');
+    const two = parseContentType({ ...ct({}), collectionName: 'others' }, 'two', 'two', 'two');
+    expect(() => buildRegistry({ contentTypes: [one, two], components: [] })).toThrow('would both be served at /api/things');
+    const upload = parseContentType({ ...ct({}), info: { singularName: 'uploadx', pluralName: 'upload' } }, 'u', 'u', 'u');
+    expect(() => buildRegistry({ contentTypes: [upload], components: [] })).toThrow('/api/upload is reserved by Hearth');
+  });
+});
