@@ -1,5 +1,6 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createApp } from './app.js';
 import type { HearthConfig } from './config.js';
 import { openDataDir } from './data-dir.js';
@@ -84,6 +85,23 @@ function gracefulClose(server: Server, tracked: Tracked): Promise<void> {
   });
 }
 
+/** Requests Node's parser refuses (oversized headers, malformed HTTP) still get the error envelope. */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const error = tooLarge
+    ? { status, name: 'RequestHeaderFieldsTooLargeError', message: 'Request header fields too large', details: {} }
+    : { status, name: 'BadRequestError', message: 'Bad Request', details: {} };
+  const body = JSON.stringify({ data: null, error });
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Starts Hearth: opens the data dir, loads and applies the schemas, and listens. The one entry point of main/ and the CLI. */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config } = options;
@@ -116,6 +134,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     registry: () => registry,
   };
   const server = createServer(createApp(services));
+  server.on('clientError', answerClientError);
   const tracked = track(server);
   let port: number;
   try {

@@ -86,7 +86,7 @@ function fromPaths(paths: string[], model: Model, registry: Registry, depth: num
 /** Every populatable attribute of a model, one level (`populate=*`). */
 export function populateAll(model: Model): PopulateMap {
   const out = new Map<string, PopulateNode>();
-  for (const attr of model.attributes.values()) if (POPULATABLE.has(attr.kind)) out.set(attr.name, plainNode(attr.name));
+  for (const attr of model.attributes.values()) if (POPULATABLE.has(attr.kind) && !attr.private) out.set(attr.name, plainNode(attr.name));
   return out;
 }
 

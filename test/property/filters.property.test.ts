@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { collection, dataOf, listOf, writeProject } from '../helpers/project.js';
+import { collection, dataOf, listOf, writeProject, type Doc } from '../helpers/project.js';
 import { select, type RefModel, type Row } from './reference-filter.js';
 
 /**
@@ -47,9 +47,9 @@ beforeAll(async () => {
   server = await startTestServer({ schemas });
   token = await server.token('full-access');
   const post = async (path: string, data: unknown) => dataOf(await server.request(path, { method: 'POST', token, json: { data } }), 201);
-  const categories = [];
+  const categories: Doc[] = [];
   for (const name of NAMES) categories.push(await post('/api/categories', { name }));
-  const tags = [];
+  const tags: Doc[] = [];
   for (const label of LABELS) tags.push(await post('/api/tags', { label }));
   const documents = fc.sample(
     fc.record({
