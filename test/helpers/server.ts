@@ -20,14 +20,16 @@ export interface TestServer {
 let tokenCounter = 0;
 
 /** Starts a real Hearth on a loopback port 0 with a fresh data dir in the system temp folder. */
-export async function startTestServer(options: { schemas?: string; env?: NodeJS.ProcessEnv; dataDir?: string; acceptSchemaChanges?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { schemas?: string; env?: NodeJS.ProcessEnv; dataDir?: string; acceptSchemaChanges?: boolean; now?: () => Date } = {},
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
   const config = resolveConfig(
     { data: dataDir, schemas: options.schemas ?? FIXTURE_PROJECT, port: '0', host: '127.0.0.1', acceptSchemaChanges: options.acceptSchemaChanges ?? false },
     options.env ?? {},
   );
   const logs: string[] = [];
-  const server = await startServer({ config, log: (m) => logs.push(m) });
+  const server = await startServer({ config, log: (m) => logs.push(m), ...(options.now ? { now: options.now } : {}) });
   const url = server.url;
   return {
     url,
