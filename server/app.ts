@@ -4,6 +4,8 @@ import { AppError, notFound } from './errors/app-error.js';
 import { contentApi } from './http/content-api.js';
 import { cors, hostCheck } from './http/guards.js';
 import { sendError } from './http/respond.js';
+import { staticUploads } from './http/static-uploads.js';
+import { uploadApi } from './http/upload-api.js';
 import type { Services } from './services.js';
 
 /** Builds the HTTP application (never listens): health, content API, 404s, and the error envelope. */
@@ -16,7 +18,9 @@ export function createApp(services: Services): express.Express {
   app.get('/_health', (_req, res) => {
     res.status(204).end();
   });
+  app.use('/uploads', staticUploads(services.uploads.localDir));
   app.use('/api', cors());
+  app.use('/api/upload', uploadApi(services));
   app.use('/api', contentApi(services));
   app.use((_req: Request, res: Response) => sendError(res, notFound()));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

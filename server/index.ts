@@ -9,7 +9,8 @@ import { SHUTDOWN_GRACE_MS } from './limits.js';
 import { loadProject } from './schema/load.js';
 import { buildRegistry, type Registry } from './schema/registry.js';
 import { syncSchema } from './schema/sync.js';
-import { plainFiles, type Logger, type Services } from './services.js';
+import { type Logger, type Services } from './services.js';
+import { openUploads, type Uploads } from './uploads/uploads.js';
 
 export interface StartOptions {
   readonly config: HearthConfig;
@@ -122,6 +123,20 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await dir.database.close();
     throw err;
   }
+  let uploads: Uploads;
+  try {
+    uploads = await openUploads({
+      config,
+      database: dir.database,
+      registry: () => registry,
+      now,
+      log,
+      defaultLocale: () => dir.locales.defaultCode(),
+    });
+  } catch (err) {
+    await dir.database.close();
+    throw err;
+  }
   const services: Services = {
     config,
     database: dir.database,
@@ -130,7 +145,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     locales: dir.locales,
     now,
     log,
-    files: plainFiles,
+    files: uploads.urls,
+    uploads,
     registry: () => registry,
   };
   const server = createServer(createApp(services));
@@ -140,6 +156,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   try {
     port = await listen(server, config.port, config.host);
   } catch (err) {
+    uploads.close();
     await dir.database.close();
     throw err;
   }
@@ -152,6 +169,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     close() {
       closing ??= (async () => {
         await gracefulClose(server, tracked);
+        uploads.close();
         await dir.database.close();
       })();
       return closing;

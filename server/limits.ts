@@ -37,3 +37,18 @@ export const TOKEN_LAST_USED_REFRESH_MS = 60 * 60 * 1000;
 
 /** Time a graceful shutdown waits for requests in flight. */
 export const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Most file parts one upload request may carry. */
+export const MAX_UPLOAD_FILES = 100;
+/** Most text fields (fileInfo, ref, refId, field, path, ...) one upload request may carry. */
+export const MAX_UPLOAD_FIELDS = 200;
+/** Largest text field of an upload form (a fileInfo JSON string): 1 MB, busboy's default. */
+export const MAX_UPLOAD_FIELD_BYTES = 1024 * 1024;
+/** Longest slug kept from a file name in stored names, so `<slug>_<10 hex><ext>` fits any file system. */
+export const MAX_FILE_SLUG_LENGTH = 180;
+/** Longest `path` folder prefix accepted for object storage. */
+export const MAX_UPLOAD_PATH_LENGTH = 200;
+/** Bytes read from the start of a file to recognise text, SVG and HTML that have no binary signature. */
+export const TEXT_SNIFF_BYTES = 8192;
+/** Largest image (width x height) sharp decodes: its default, a guard against decompression bombs. */
+export const MAX_IMAGE_PIXELS = 268_402_689;

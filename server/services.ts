@@ -5,6 +5,7 @@ import type { Database } from './db/database.js';
 import type { DocumentDeps } from './documents/context.js';
 import type { Registry } from './schema/registry.js';
 import type { HearthConfig } from './config.js';
+import type { Uploads } from './uploads/uploads.js';
 
 /** How file objects are finished for responses (absolute URLs, signed URLs): set by the upload module. */
 export interface FileAccess {
@@ -28,6 +29,8 @@ export interface Services {
   readonly now: () => Date;
   readonly log: Logger;
   readonly files: FileAccess;
+  /** The media backend: upload service, file reads, storage provider. */
+  readonly uploads: Uploads;
   /** The current registry (the content-type builder may replace it at run time). */
   registry(): Registry;
 }

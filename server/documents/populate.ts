@@ -183,8 +183,9 @@ async function populateRelation(env: PopulateEnv, model: Model, parents: readonl
 }
 
 async function populateMedia(env: PopulateEnv, model: Model, parents: readonly Item[], name: string, multiple: boolean, node: PopulateNode) {
+  // Media needs no permission of its own: Strapi's restricted-relations check covers relations only.
   const files = env.ctx.registry.model(FILE_UID);
-  if (!files || !env.canRead(FILE_UID)) return;
+  if (!files) return;
   const fields = fieldsFor(files, node, true);
   const rows = await linkedRows(env, {
     table: 'hearth_files_related',

@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error.js';
+import { yupDetails } from '../errors/yup-details.js';
 import type { Registry } from '../schema/registry.js';
 import type { Attribute, ComponentModel, ContentTypeModel, Model, ScalarAttribute } from '../schema/types.js';
 import type { Row } from '../db/database.js';
@@ -223,19 +224,7 @@ function modelSchema(model: ContentTypeModel | ComponentModel, data: unknown, ct
 }
 
 /** The `details` Strapi gives a failed yup validation. */
-function toDetails(error: yup.ValidationError): { message: string; details: { errors: unknown[] } } {
-  const inner = error.inner.length > 0 ? error.inner : [error];
-  const errors = inner.map((e) => {
-    const entry: Record<string, unknown> = {
-      path: e.path ? e.path.replace(/\[(\w+)\]/g, '.$1').split('.').filter((p) => p !== '') : [],
-      message: e.message,
-      name: 'ValidationError',
-    };
-    if (e.value !== undefined) entry.value = e.value;
-    return entry;
-  });
-  return { message: errors.length > 1 ? `${errors.length} errors occurred` : String((errors[0] as { message: string }).message), details: { errors } };
-}
+const toDetails = (error: yup.ValidationError) => yupDetails(error);
 
 /**
  * Validates a content-type body as Strapi's entity validator does (yup, same messages, same

@@ -1,15 +1,18 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdMap, normalize } from '../helpers/normalize.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { loadTranscripts, TRANSCRIPTS_DIR, type Transcript } from '../helpers/transcripts.js';
+import { loadTranscripts, STRAPI_FIXTURES_DIR, TRANSCRIPTS_DIR, type RequestBody, type Transcript } from '../helpers/transcripts.js';
 
 /**
  * Replays the recorded Strapi 5.54 session (`../shared/strapi/transcripts`) against Hearth, in
  * order, on the same fixture project: every status, content type and body must match, with only
- * documentIds (learned as they are created) and timestamps normalised.
+ * documentIds and the random part of file hashes (learned as they are created) and timestamps
+ * normalised. Uploads send real multipart bodies with the recorded fixture files.
  */
-const UPLOAD_DEPENDENT = (n: number) => (n >= 123 && n <= 159 && n !== 149) || n === 165;
-const transcripts = loadTranscripts(TRANSCRIPTS_DIR).filter((t) => !UPLOAD_DEPENDENT(t.number));
+const transcripts = loadTranscripts(TRANSCRIPTS_DIR);
 
 /**
  * Where Strapi answers 500, Hearth answers a clear 400 instead (listed in the README): the
@@ -17,6 +20,7 @@ const transcripts = loadTranscripts(TRANSCRIPTS_DIR).filter((t) => !UPLOAD_DEPEN
  */
 const DEVIATIONS: Record<number, { status: number; name: string; message: string }> = {
   76: { status: 400, name: 'ValidationError', message: 'Invalid filter value for views: expected an integer, received "abc"' },
+  126: { status: 400, name: 'ValidationError', message: 'fileInfo must be a JSON object, but the value is not valid JSON' },
 };
 
 let server: TestServer;
@@ -35,12 +39,28 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** The parts curl sent (`-F name=@path;type=...` and `-F name=value`), with the fixture files' bytes. */
+function multipart(body: Extract<RequestBody, { kind: 'multipart' }>): FormData {
+  const form = new FormData();
+  for (const part of body.parts) {
+    if ('file' in part) {
+      const bytes = readFileSync(join(STRAPI_FIXTURES_DIR, basename(part.file)));
+      form.append(part.name, new Blob([bytes], { type: part.type }), basename(part.file));
+    } else {
+      form.append(part.name, part.value);
+    }
+  }
+  return form;
+}
+
 async function send(t: Transcript): Promise<Response> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(t.headers)) {
+    // fetch writes its own multipart boundary.
+    if (t.body.kind === 'multipart' && name === 'content-type') continue;
     headers.set(name, name === 'authorization' ? value.replace(/<[A-Z_]+>/, (m) => tokens[m] ?? m) : value);
   }
-  const body = t.body.kind === 'text' ? ids.apply(t.body.text) : undefined;
+  const body = t.body.kind === 'text' ? ids.apply(t.body.text) : t.body.kind === 'multipart' ? multipart(t.body) : undefined;
   return fetch(`${server.url}${ids.apply(t.path)}`, { method: t.method, headers, body });
 }
 
@@ -48,6 +68,14 @@ describe('Strapi transcripts', () => {
   for (const t of transcripts) {
     it(`${t.file.replace(/\.txt$/, '')}${t.notes ? ` (${t.notes})` : ''}`, async () => {
       const res = await send(t);
+      if (t.binaryBody) {
+        const bytes = Buffer.from(await res.arrayBuffer());
+        expect(res.status).toBe(t.status);
+        expect(res.headers.get('content-type')).toBe(t.responseHeaders['content-type']);
+        expect(res.headers.get('content-length')).toBe(String(t.binaryBody.bytes));
+        expect({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }).toEqual(t.binaryBody);
+        return;
+      }
       const text = await res.text();
       const deviation = DEVIATIONS[t.number];
       if (deviation) {

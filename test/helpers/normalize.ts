@@ -1,10 +1,13 @@
 /**
- * Transcript comparison: documentIds and timestamps differ from run to run, so the replay learns
- * which of Hearth's documentIds stands for each recorded one and blanks timestamps; everything
- * else (ids, values, key order, error messages) must match exactly.
+ * Transcript comparison: documentIds, the random part of file hashes and timestamps differ from
+ * run to run, so the replay learns which of Hearth's documentIds and hashes stands for each
+ * recorded one and blanks timestamps; everything else (ids, values, key order, error messages)
+ * must match exactly.
  */
 export class IdMap {
   private readonly map = new Map<string, string>();
+  /** Recorded file hash -> Hearth's (`red_400x300_de6dc0e6d8` -> `red_400x300_<10 other hex>`). */
+  private readonly hashes = new Map<string, string>();
 
   /** Learns recorded -> actual documentIds from two bodies of the same shape. */
   learn(expected: unknown, actual: unknown): void {
@@ -18,16 +21,34 @@ export class IdMap {
       if (key === 'documentId' && typeof value === 'string' && typeof other === 'string') {
         const known = this.map.get(value);
         if (known === undefined) this.map.set(value, other);
+      } else if (key === 'hash' && typeof value === 'string' && typeof other === 'string') {
+        this.learnHash(value, other);
       } else {
         this.learn(value, other);
       }
     }
   }
 
-  /** Replaces every recorded documentId in a text with Hearth's. */
+  /** Only the 10 random hex digits may differ: the slug before them must be the same. */
+  private learnHash(recorded: string, actual: string): void {
+    const shape = /^(.*)_[0-9a-f]{10}$/;
+    const [, recordedSlug] = shape.exec(recorded) ?? [];
+    const [, actualSlug] = shape.exec(actual) ?? [];
+    if (recordedSlug === undefined || recordedSlug !== actualSlug || this.hashes.has(recorded)) return;
+    this.hashes.set(recorded, actual);
+  }
+
+  /** Replaces every recorded documentId and file hash in a text with Hearth's. */
   apply(text: string): string {
-    let out = text;
+    let out = this.applyHashes(text);
     for (const [recorded, actual] of this.map) out = out.split(recorded).join(actual);
+    return out;
+  }
+
+  /** Replaces recorded file hashes (in hashes, names and URLs) with Hearth's. */
+  applyHashes(text: string): string {
+    let out = text;
+    for (const [recorded, actual] of this.hashes) out = out.split(recorded).join(actual);
     return out;
   }
 
@@ -39,9 +60,10 @@ export class IdMap {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const TIMESTAMP_KEYS = new Set(['createdAt', 'updatedAt', 'publishedAt']);
 
-/** Blanks non-null timestamps and maps documentIds, keeping key order. */
+/** Blanks non-null timestamps and maps documentIds and file hashes, keeping key order. */
 export function normalize(value: unknown, ids: IdMap | null): unknown {
   if (Array.isArray(value)) return value.map((v) => normalize(v, ids));
+  if (typeof value === 'string' && ids) return ids.applyHashes(value);
   if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {

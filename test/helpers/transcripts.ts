@@ -29,6 +29,8 @@ export interface Transcript {
   readonly responseHeaders: Readonly<Record<string, string>>;
   /** The exact body bytes as text; null for a binary body. */
   readonly rawBody: string | null;
+  /** A binary body's length and SHA-256 (hex), as the transcript records them; null for text. */
+  readonly binaryBody: { readonly bytes: number; readonly sha256: string } | null;
 }
 
 function headerBlock(lines: string[]): Record<string, string> {
@@ -75,6 +77,7 @@ export function parseTranscript(file: string): Transcript {
   const [responseHead = ''] = response.split('\n\n');
   const [statusLine = '', ...responseHeaders] = responseHead.split('\n');
   const rawText = raw.replace(/\n$/, '');
+  const binary = /^\(binary body: (\d+) bytes, sha256 ([0-9a-f]{64})\)/.exec(response.split('\n\n').slice(1).join('\n\n').trim());
   const name = file.split('/').pop() ?? file;
   return {
     file: name,
@@ -88,6 +91,7 @@ export function parseTranscript(file: string): Transcript {
     status: Number(statusLine.split(' ')[1]),
     responseHeaders: headerBlock(responseHeaders),
     rawBody: rawText.startsWith('(binary body') ? null : rawText === '(empty)' ? '' : rawText,
+    binaryBody: binary ? { bytes: Number(binary[1]), sha256: binary[2] ?? '' } : null,
   };
 }
 

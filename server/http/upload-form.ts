@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Request, Response } from 'express';
+import multer from 'multer';
+import { AppError, validationError } from '../errors/app-error.js';
+import { MAX_UPLOAD_FIELD_BYTES, MAX_UPLOAD_FIELDS, MAX_UPLOAD_FILES } from '../limits.js';
+import type { IncomingFile } from '../uploads/prepare.js';
+import { UPLOAD_TEMP_PREFIX } from '../uploads/uploads.js';
+
+/** A parsed multipart upload: its text fields and its `files` parts, each already on disk. */
+export interface UploadForm {
+  readonly fields: Readonly<Record<string, unknown>>;
+  readonly files: readonly IncomingFile[];
+  /** The request's temp dir; the caller removes it when done, whatever happens. */
+  readonly dir: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Strapi's answer to a file over the size limit (`ctx.payloadTooLarge('FileTooBig')`). */
+const fileTooBig = () => new AppError('PayloadTooLargeError', 'FileTooBig', {});
+
+const LIMIT_MESSAGES: Readonly<Record<string, string>> = {
+  LIMIT_FILE_COUNT: `Too many files: at most ${MAX_UPLOAD_FILES} per request`,
+  LIMIT_FIELD_COUNT: `Too many form fields: at most ${MAX_UPLOAD_FIELDS} per request`,
+  LIMIT_PART_COUNT: `Too many form parts: at most ${MAX_UPLOAD_FILES + MAX_UPLOAD_FIELDS} per request`,
+  LIMIT_FIELD_VALUE: `A form field is too large: at most ${MAX_UPLOAD_FIELD_BYTES} bytes`,
+  LIMIT_FIELD_KEY: 'A form field name is too long',
+};
+
+/** Multer's and busboy's failures as Strapi-style errors; file-system failures stay 500s. */
+function toAppError(err: unknown): unknown {
+  if (err instanceof multer.MulterError) {
+    if (err.code === 'LIMIT_FILE_SIZE') return fileTooBig();
+    const limit = LIMIT_MESSAGES[err.code];
+    if (limit) return new AppError('PayloadTooLargeError', limit, {});
+    return validationError(`Invalid multipart body: ${err.message}`);
+  }
+  if (err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string') return err;
+  if (err instanceof Error) return validationError(`Invalid multipart body: ${err.message}`);
+  return err;
+}
+
+/**
+ * Reads a multipart upload, streaming every `files` part to its own temp file in a fresh
+ * directory under `tmpRoot` (in the data dir, so stored files are then renamed, not copied).
+ * Nothing is buffered: memory stays flat whatever the size. A part over `sizeLimit` is a 413
+ * `FileTooBig`, answered once the rest of the body has been drained; on any failure the temp dir
+ * is gone before this rejects. File parts under other names are skipped, as Strapi ignores them.
+ */
+export async function readUploadForm(req: Request, res: Response, options: { tmpRoot: string; sizeLimit: number }): Promise<UploadForm> {
+  const dir = await mkdtemp(join(options.tmpRoot, `${UPLOAD_TEMP_PREFIX}${process.pid}-`));
+  const parse = multer({
+    storage: multer.diskStorage({
+      destination: dir,
+      filename: (_req, _file, cb) => cb(null, `part-${randomBytes(8).toString('hex')}`),
+    }),
+    limits: {
+      fileSize: options.sizeLimit,
+      files: MAX_UPLOAD_FILES,
+      fields: MAX_UPLOAD_FIELDS,
+      fieldSize: MAX_UPLOAD_FIELD_BYTES,
+      parts: MAX_UPLOAD_FILES + MAX_UPLOAD_FIELDS,
+    },
+    defParamCharset: 'utf8',
+    fileFilter: (_req, file, cb) => cb(null, file.fieldname === 'files'),
+  }).any();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      parse(req, res, (err?: unknown) => (err === undefined || err === null ? resolve() : reject(err)));
+    });
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw toAppError(err);
+  }
+  const body: unknown = req.body;
+  const received: unknown = req.files;
+  const files = Array.isArray(received) ? (received as Express.Multer.File[]) : [];
+  return {
+    fields: isRecord(body) ? body : {},
+    files: files.map((f) => ({ path: f.path, filename: f.originalname, size: f.size })),
+    dir,
+  };
+}

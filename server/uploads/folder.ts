@@ -1,0 +1,50 @@
+import type { Db } from '../db/database.js';
+import { newDocumentId } from '../documents/store.js';
+
+/** The folder Strapi puts every file uploaded through the REST API in. */
+export const API_UPLOADS_FOLDER = 'API Uploads';
+
+/** A media library folder, as files reference it. */
+export interface Folder {
+  readonly id: number;
+  /** `/<pathId>`: copied into the file's `folderPath`. */
+  readonly path: string;
+}
+
+/**
+ * Finds or creates the root "API Uploads" folder, as Strapi's api-upload-folder service does:
+ * pathId is the next free one and path is `/<pathId>`. Run it inside the upload's transaction so
+ * two concurrent first uploads cannot create it twice.
+ */
+export async function apiUploadsFolder(db: Db, now: string): Promise<Folder> {
+  const existing = await db
+    .selectFrom('hearth_upload_folders')
+    .select(['id', 'path'])
+    .where('name', '=', API_UPLOADS_FOLDER)
+    .where('parent_id', 'is', null)
+    .orderBy('id')
+    .executeTakeFirst();
+  if (existing) return { id: Number(existing.id), path: String(existing.path) };
+  const max = await db
+    .selectFrom('hearth_upload_folders')
+    .select((eb) => eb.fn.max<number>('pathId').as('max'))
+    .executeTakeFirst();
+  const pathId = Number(max?.max ?? 0) + 1;
+  const path = `/${pathId}`;
+  const row = await db
+    .insertInto('hearth_upload_folders')
+    .values({
+      documentId: newDocumentId(),
+      name: API_UPLOADS_FOLDER,
+      pathId,
+      path,
+      parent_id: null,
+      locale: null,
+      createdAt: now,
+      updatedAt: now,
+      publishedAt: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: Number(row.id), path };
+}
