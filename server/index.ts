@@ -2,6 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createApp } from './app.js';
+import { apiTokenStrategy } from './auth/caller.js';
 import type { HearthConfig } from './config.js';
 import { openDataDir } from './data-dir.js';
 import { setMeta } from './db/migrations.js';
@@ -141,6 +142,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     config,
     database: dir.database,
     tokens: dir.tokens,
+    bearer: [apiTokenStrategy(dir.tokens)],
     permissions: dir.permissions,
     locales: dir.locales,
     now,

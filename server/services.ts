@@ -1,3 +1,4 @@
+import type { BearerStrategy } from './auth/caller.js';
 import type { LocaleService } from './auth/locales.js';
 import type { PermissionService } from './auth/permissions.js';
 import type { TokenService } from './auth/api-tokens.js';
@@ -25,6 +26,8 @@ export interface Services {
   readonly database: Database;
   readonly tokens: TokenService;
   readonly permissions: PermissionService;
+  /** Bearer credentials the content and upload APIs accept, tried in order (API tokens first). */
+  readonly bearer: readonly BearerStrategy[];
   readonly locales: LocaleService;
   readonly now: () => Date;
   readonly log: Logger;

@@ -1,29 +1,34 @@
 import type { Request } from 'express';
-import { tokenAllows, type ApiToken, type TokenService } from '../auth/api-tokens.js';
+import { publicCaller, type BearerStrategy, type Caller } from '../auth/caller.js';
 import type { PermissionService } from '../auth/permissions.js';
 import { forbidden, unauthorized } from '../errors/app-error.js';
 
-/** Who is calling the content API, and what they may do. */
-export interface Caller {
-  readonly kind: 'public' | 'api-token';
-  readonly token: ApiToken | null;
-  /** Whether the caller may perform an action (`api::article.article.find`, ...). */
-  allows(action: string): boolean;
+export type { Caller } from '../auth/caller.js';
+
+/** What authentication needs: the public role's permissions and the bearer strategies, in order. */
+export interface AuthDeps {
+  readonly permissions: PermissionService;
+  readonly bearer: readonly BearerStrategy[];
 }
 
-/** Resolves the caller from `Authorization`: none is the public role; a bad or expired token is a 401. */
-export async function authenticate(req: Request, deps: { tokens: TokenService; permissions: PermissionService }): Promise<Caller> {
+/** The bearer credential of `Authorization`, undefined without the header; a malformed header is a 401. */
+export function bearerOf(req: Request): string | undefined {
   const header = req.headers.authorization;
-  if (header === undefined) {
-    const granted = new Set(await deps.permissions.list('public'));
-    return { kind: 'public', token: null, allows: (action) => granted.has(action) };
-  }
+  if (header === undefined) return undefined;
   const parts = header.trim().split(/\s+/);
   if (parts.length !== 2 || parts[0]?.toLowerCase() !== 'bearer' || !parts[1]) throw unauthorized();
-  const check = await deps.tokens.verify(parts[1]);
-  if (!check.ok) throw unauthorized(check.reason === 'expired' ? 'Token expired' : 'Missing or invalid credentials');
-  const token = check.token;
-  return { kind: 'api-token', token, allows: (action) => tokenAllows(token, action) };
+  return parts[1];
+}
+
+/** Resolves the caller from `Authorization`: none is the public role; a credential no strategy accepts is a 401. */
+export async function authenticate(req: Request, deps: AuthDeps): Promise<Caller> {
+  const credential = bearerOf(req);
+  if (credential === undefined) return publicCaller(deps.permissions);
+  for (const strategy of deps.bearer) {
+    const caller = await strategy.verify(credential);
+    if (caller) return caller;
+  }
+  throw unauthorized();
 }
 
 /** 403 unless the caller may perform the action. */
