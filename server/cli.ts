@@ -7,6 +7,7 @@ import { isWellFormedAction } from './auth/permissions.js';
 import { LocaleInputError } from './auth/locales.js';
 import { loadProject } from './schema/load.js';
 import { SchemaError } from './schema/parse.js';
+import { list, only, parseArgs, processIo, required, text, UsageError, type Io, type Parsed } from './cli-args.js';
 
 const USAGE = `Usage: hearth <command> [options]
 
@@ -19,76 +20,6 @@ Commands:
 Environment: HEARTH_DATA, HOST, PORT, API_REST_DEFAULT_LIMIT, API_REST_MAX_LIMIT, UPLOAD_SIZE_LIMIT,
 HEARTH_PUBLIC_URL, HEARTH_ALLOWED_HOSTS, UPLOAD_PROVIDER, S3_*, DATABASE_URL (see the README).
 `;
-
-/** A mistake in how the command was called: exit code 2. */
-class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
-/** Output channels, injectable for tests. */
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-const processIo: Io = {
-  out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
-};
-
-interface Parsed {
-  readonly words: string[];
-  readonly flags: Map<string, string | true>;
-}
-
-const BOOLEAN_FLAGS = new Set(['default', 'force', 'help', 'accept-schema-changes']);
-
-function parseArgs(argv: readonly string[]): Parsed {
-  const words: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '-h') {
-      flags.set('help', true);
-    } else if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-      if (BOOLEAN_FLAGS.has(name)) {
-        if (eq !== -1) throw new UsageError(`--${name} takes no value`);
-        flags.set(name, true);
-      } else if (eq !== -1) {
-        flags.set(name, arg.slice(eq + 1));
-      } else {
-        const value = argv[i + 1];
-        if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
-        flags.set(name, value);
-        i++;
-      }
-    } else {
-      words.push(arg);
-    }
-  }
-  return { words, flags };
-}
-
-function only(parsed: Parsed, allowed: readonly string[]): void {
-  for (const name of parsed.flags.keys()) {
-    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name}`);
-  }
-}
-
-function text(parsed: Parsed, name: string): string | undefined {
-  const v = parsed.flags.get(name);
-  return typeof v === 'string' ? v : undefined;
-}
-
-function required(parsed: Parsed, name: string): string {
-  const v = text(parsed, name);
-  if (v === undefined || v.trim() === '') throw new UsageError(`--${name} is required`);
-  return v;
-}
-
-const list = (value: string) => value.split(',').map((a) => a.trim()).filter(Boolean);
 
 async function serve(parsed: Parsed, io: Io): Promise<number> {
   only(parsed, ['data', 'schemas', 'host', 'port', 'accept-schema-changes']);
@@ -191,6 +122,19 @@ async function localeAdd(parsed: Parsed, _io: Io): Promise<number> {
   }
 }
 
+/** One subcommand handler; resolves to the exit code. */
+type Command = (parsed: Parsed, io: Io) => Promise<number>;
+
+/**
+ * Every subcommand: a command word, then (for groups) a sub-word. Features add theirs here.
+ */
+const COMMANDS: Record<string, Command | { readonly usage: string; readonly subs: Record<string, Command> }> = {
+  serve,
+  token: { usage: 'hearth token create --name NAME --type TYPE', subs: { create: tokenCreate } },
+  permissions: { usage: 'hearth permissions grant --role ROLE --actions A,B', subs: { grant: permissionsGrant } },
+  locale: { usage: 'hearth locale add --code CODE', subs: { add: localeAdd } },
+};
+
 /** Runs the `hearth` command; resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
   try {
@@ -200,28 +144,13 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       io.out(USAGE);
       return command === undefined && parsed.flags.get('help') !== true ? 2 : 0;
     }
-    const expectWords = (n: number) => {
-      if (parsed.words.length > n) throw new UsageError(`unexpected argument "${parsed.words[n]}"`);
-    };
-    switch (command) {
-      case 'serve':
-        expectWords(1);
-        return await serve(parsed, io);
-      case 'token':
-        if (sub !== 'create') throw new UsageError('usage: hearth token create --name NAME --type TYPE');
-        expectWords(2);
-        return await tokenCreate(parsed, io);
-      case 'permissions':
-        if (sub !== 'grant') throw new UsageError('usage: hearth permissions grant --role ROLE --actions A,B');
-        expectWords(2);
-        return await permissionsGrant(parsed, io);
-      case 'locale':
-        if (sub !== 'add') throw new UsageError('usage: hearth locale add --code CODE');
-        expectWords(2);
-        return await localeAdd(parsed, io);
-      default:
-        throw new UsageError(`unknown command "${command}" (see hearth --help)`);
-    }
+    const entry = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (entry === undefined) throw new UsageError(`unknown command "${command}" (see hearth --help)`);
+    const run = typeof entry === 'function' ? entry : sub !== undefined && Object.hasOwn(entry.subs, sub) ? entry.subs[sub] : undefined;
+    if (run === undefined) throw new UsageError(`usage: ${typeof entry === 'function' ? 'hearth --help' : entry.usage}`);
+    const words = typeof entry === 'function' ? 1 : 2;
+    if (parsed.words.length > words) throw new UsageError(`unexpected argument "${parsed.words[words]}"`);
+    return await run(parsed, io);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError || err instanceof LocaleInputError) {
       io.err(`hearth: ${err.message}\n`);

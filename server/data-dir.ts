@@ -18,10 +18,17 @@ export interface DataDir {
   readonly locales: ReturnType<typeof createLocaleService>;
 }
 
+/** How to open a data dir: the clock, and which better-sqlite3 build to load. */
+export interface OpenOptions {
+  readonly now?: () => Date;
+  readonly nativeBinding?: string;
+}
+
 /** Opens a data directory, creating it (and its database, secrets and default locale) if needed. */
-export async function openDataDir(path: string, now: () => Date = () => new Date()): Promise<DataDir> {
+export async function openDataDir(path: string, options: OpenOptions = {}): Promise<DataDir> {
+  const now = options.now ?? (() => new Date());
   await mkdir(join(path, 'uploads'), { recursive: true });
-  const database = openSqlite(join(path, 'hearth.db'));
+  const database = openSqlite(join(path, 'hearth.db'), { nativeBinding: options.nativeBinding });
   try {
     await migrate(database);
     const secrets = await loadSecrets(path);

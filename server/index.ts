@@ -17,6 +17,10 @@ export interface StartOptions {
   readonly config: HearthConfig;
   readonly log?: Logger;
   readonly now?: () => Date;
+  /** The desktop shell's per-launch secret: the renderer trades it for an admin session. */
+  readonly desktopSecret?: string;
+  /** better-sqlite3's `.node` file to load (the desktop app's Electron-ABI build); default: the Node build. */
+  readonly nativeBinding?: string;
 }
 
 /** A running Hearth: its URL, its services (for tests and the desktop shell), and a graceful close. */
@@ -109,7 +113,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { config } = options;
   const log: Logger = options.log ?? ((m) => process.stderr.write(`${m}\n`));
   const now = options.now ?? (() => new Date());
-  const dir = await openDataDir(config.dataDir, now);
+  const dir = await openDataDir(config.dataDir, { now, nativeBinding: options.nativeBinding });
   let registry: Registry;
   try {
     registry = buildRegistry(await loadProject(config.schemasDir));
@@ -150,6 +154,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     files: uploads.urls,
     uploads,
     registry: () => registry,
+    desktopSecret: options.desktopSecret ?? null,
   };
   const server = createServer(createApp(services));
   server.on('clientError', answerClientError);

@@ -36,6 +36,8 @@ export interface Services {
   readonly uploads: Uploads;
   /** The current registry (the content-type builder may replace it at run time). */
   registry(): Registry;
+  /** The desktop shell's per-launch secret (null under `hearth serve`). */
+  readonly desktopSecret: string | null;
 }
 
 /** The document service's dependencies, bound to the current registry. */

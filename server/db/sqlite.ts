@@ -69,8 +69,8 @@ function wrapDatabase(raw: BetterSqlite3.Database, counter: { n: number }): Sqli
 }
 
 /** Opens (creating if needed) the SQLite file: WAL, a busy timeout, foreign keys on. */
-export function openSqlite(file: string): Database {
-  const raw = new BetterSqlite3(file);
+export function openSqlite(file: string, options: { nativeBinding?: string } = {}): Database {
+  const raw = new BetterSqlite3(file, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
   raw.pragma('journal_mode = WAL');
   raw.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   raw.pragma('foreign_keys = ON');

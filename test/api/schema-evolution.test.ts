@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { setMeta } from '../../server/db/migrations.js';
+import { SCHEMA_VERSION, setMeta } from '../../server/db/migrations.js';
 import { openDataDir } from '../../server/data-dir.js';
 import { startTestServer } from '../helpers/server.js';
 import { collection, dataOf, listOf, writeProject } from '../helpers/project.js';
@@ -95,7 +95,7 @@ describe('schema evolution across restarts', () => {
     const dir = await openDataDir(data);
     await setMeta(dir.database.db, 'schema_version', '999');
     await dir.database.close();
-    await expect(openDataDir(data)).rejects.toThrow('this data directory was written by a newer Hearth (schema version 999; this build knows up to 1)');
+    await expect(openDataDir(data)).rejects.toThrow(`this data directory was written by a newer Hearth (schema version 999; this build knows up to ${SCHEMA_VERSION})`);
     await rm(data, { recursive: true, force: true });
   });
 });

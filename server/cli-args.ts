@@ -1,0 +1,79 @@
+/** Argument parsing and output channels shared by every `hearth` subcommand. */
+
+/** A mistake in how the command was called: exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Output channels, injectable for tests. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** stdout and stderr. */
+export const processIo: Io = {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+};
+
+/** Positional words and `--flag value` pairs. */
+export interface Parsed {
+  readonly words: string[];
+  readonly flags: Map<string, string | true>;
+}
+
+/** Flags that take no value. */
+const BOOLEAN_FLAGS = new Set(['default', 'force', 'help', 'accept-schema-changes']);
+
+/** Splits argv into words and flags; `--flag=value` and `--flag value` both work. */
+export function parseArgs(argv: readonly string[]): Parsed {
+  const words: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '-h') {
+      flags.set('help', true);
+    } else if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+      if (BOOLEAN_FLAGS.has(name)) {
+        if (eq !== -1) throw new UsageError(`--${name} takes no value`);
+        flags.set(name, true);
+      } else if (eq !== -1) {
+        flags.set(name, arg.slice(eq + 1));
+      } else {
+        const value = argv[i + 1];
+        if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+        flags.set(name, value);
+        i++;
+      }
+    } else {
+      words.push(arg);
+    }
+  }
+  return { words, flags };
+}
+
+/** Usage error on any flag outside `allowed`. */
+export function only(parsed: Parsed, allowed: readonly string[]): void {
+  for (const name of parsed.flags.keys()) {
+    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name}`);
+  }
+}
+
+/** A flag's value, undefined when absent. */
+export function text(parsed: Parsed, name: string): string | undefined {
+  const v = parsed.flags.get(name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A flag's value, or a usage error naming it. */
+export function required(parsed: Parsed, name: string): string {
+  const v = text(parsed, name);
+  if (v === undefined || v.trim() === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+/** A comma-separated flag value as a list. */
+export const list = (value: string) => value.split(',').map((a) => a.trim()).filter(Boolean);
