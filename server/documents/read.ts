@@ -1,6 +1,7 @@
 import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db, DynamicDB, Row } from '../db/database.js';
 import { compileFilter } from '../compiler/where.js';
+import { invalidKey } from '../errors/app-error.js';
 import { nextAlias, type CompileContext } from '../compiler/context.js';
 import type { FilterNode, LocaleSelection, Pagination, PublicationFilter, SortTerm } from '../query/ast.js';
 import { lookupField } from '../schema/fields.js';
@@ -161,7 +162,9 @@ export function sortExpression(ctx: CompileContext, eb: EB, model: Model, alias:
       .orderBy(`${linkAlias}.ord`)
       .limit(1);
   }
-  throw new Error(`cannot sort through ${head}`);
+  // `sort=title.x` or `sort[title][x]=asc`: the validator walks only into relations, components
+  // and media, so a path continuing past a scalar arrives here. It is the caller's mistake: a 400.
+  throw invalidKey({ key: rest[0] ?? '', path: path.join('.'), source: 'query', param: 'sort' });
 }
 
 /** Columns every root read selects besides the requested fields (population needs them). */

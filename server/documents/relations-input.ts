@@ -22,8 +22,11 @@ export interface RelationInput {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** Strapi treats anything parseInt can read as a row id (documentIds start with a letter). */
-const isNumeric = (v: unknown): boolean => !Array.isArray(v) && !Number.isNaN(parseInt(String(v), 10));
+/**
+ * Strapi treats anything parseInt can read as a row id (documentIds start with a letter). No object
+ * reads as one, and String() would throw on a JSON object with its own `toString` key.
+ */
+const isNumeric = (v: unknown): boolean => (typeof v !== 'object' || v === null) && !Number.isNaN(parseInt(String(v), 10));
 
 function ref(value: unknown): RelationRef | null {
   if (value === null || value === undefined) return null;

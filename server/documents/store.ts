@@ -31,7 +31,10 @@ export function newDocumentId(): string {
 }
 
 export async function insertRow(db: Db, table: string, values: Record<string, unknown>): Promise<number> {
-  const row = await db.insertInto(table).values(values).returning('id').executeTakeFirstOrThrow();
+  const insert = db.insertInto(table);
+  // A component given as `{}` is a row of defaults: `INSERT INTO t () VALUES ()` is a syntax error.
+  const query = Object.keys(values).length === 0 ? insert.defaultValues() : insert.values(values);
+  const row = await query.returning('id').executeTakeFirstOrThrow();
   return Number(row.id);
 }
 

@@ -36,6 +36,36 @@ const lazy = (pick: (value: unknown) => AnySchema): AnySchema => yup.lazy(pick) 
 const preventCast = <T extends AnySchema>(schema: T): T => schema.transform((_value: unknown, original: unknown) => original) as T;
 const isNil = (v: unknown) => v === null || v === undefined;
 
+/** Whether String()/Number() throw on a value: a JSON object (or a list of them) with its own `toString`/`valueOf` keys. */
+function primitiveThrows(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    String(value);
+    Number(value);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * yup 0.32 looks each key of a value up in the schema's `fields`, an ordinary object: a key such as
+ * `constructor` finds Object.prototype's member and crashes yup (a 500). With no prototype it is an
+ * unknown key like any other. (Only entries of no known component get here: the others' keys are
+ * checked first, by input-check.ts.)
+ */
+function withPlainFields<T extends yup.AnyObjectSchema>(schema: T): T {
+  Object.setPrototypeOf(schema.fields, null);
+  return schema;
+}
+
+/** The schema without yup's casts, which would throw a TypeError (a 500) where the type check answers a 400. */
+function uncast<T extends AnySchema>(schema: T): T {
+  const next = schema.clone();
+  next.transforms = [];
+  return next;
+}
+
 function notNil<T extends AnySchema>(schema: T): T {
   return schema.test('defined', '${path} must be defined.', (v: unknown) => !isNil(v)) as T;
 }
@@ -151,6 +181,7 @@ function attributeSchema(attr: Attribute, model: Model, value: unknown, ctx: Ctx
       return null;
     case 'scalar':
       schema = withRequired(scalarSchema(attr, model, ctx), !isDraft && attr.required, mode);
+      if (primitiveThrows(value)) schema = uncast(schema);
       break;
     case 'media':
       schema = yup.mixed();
@@ -188,7 +219,7 @@ function attributeSchema(attr: Attribute, model: Model, value: unknown, ctx: Ctx
                 .test('allowed-component', `\${path} must be one of the following values: ${attr.components.join(', ')}`, (v: unknown) => isNil(v) || attr.components.includes(String(v))),
             })
             .test('defined', '${path} cannot be null.', (v: unknown) => v !== null);
-          return component ? base.concat(modelSchema(component, item, ctx)) : base;
+          return component ? base.concat(modelSchema(component, item, ctx)) : withPlainFields(base);
         }),
       );
       list = withRequired(list, true, mode);

@@ -26,6 +26,17 @@ async function readText(req: Request, limit: number): Promise<string> {
 }
 
 /**
+ * qs's null-prototype objects rebuilt as ordinary ones, as JSON.parse makes them (keys such as
+ * `__proto__` stay own data properties): the document service coerces body values with String()
+ * and yup, which throw a TypeError (a 500) on an object without a prototype.
+ */
+function ordinary(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(ordinary);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, ordinary(v)]));
+}
+
+/**
  * Reads a JSON (or urlencoded) body as koa-body does for Strapi: other content types leave the
  * body empty; malformed JSON is a 400 `SyntaxError` whose message is the parser's.
  */
@@ -40,7 +51,7 @@ export async function readBody(req: Request): Promise<unknown> {
       throw new AppError('SyntaxError', (err as Error).message);
     }
   }
-  if (type === 'application/x-www-form-urlencoded') return parseQueryString(await readText(req, MAX_JSON_BODY_BYTES));
+  if (type === 'application/x-www-form-urlencoded') return ordinary(parseQueryString(await readText(req, MAX_JSON_BODY_BYTES)));
   req.resume();
   return undefined;
 }

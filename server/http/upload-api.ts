@@ -8,7 +8,7 @@ import { listWindow, pageWindowOf, readFileQuery } from '../uploads/file-query.j
 import { readBody } from './body.js';
 import { authenticate, authorize, type Caller } from './caller.js';
 import { parseQueryString, rawQuery } from './query-string.js';
-import { methodNotAllowed, sendJson } from './respond.js';
+import { methodNotAllowed, sendError, sendJson } from './respond.js';
 import { readUploadForm, type UploadForm } from './upload-form.js';
 
 /** The upload plugin's Content API actions (`plugin::upload.content-api.*`). */
@@ -160,6 +160,13 @@ export function uploadApi(services: Services): express.Router {
     sendJson(res, 200, file);
   });
   router.all('/files/:id', only(['HEAD', 'GET', 'DELETE']));
+
+  // Express refuses an `:id` that is not valid percent-encoding with a URIError (a 500 by default);
+  // koa-router keeps the raw text, so Strapi looks that id up and finds no file.
+  router.use((err: unknown, _req: Request, res: Response, next: (err?: unknown) => void) => {
+    if (err instanceof URIError) sendError(res, fileNotFound());
+    else next(err);
+  });
 
   return router;
 }

@@ -1,5 +1,6 @@
 import { paginationError, validationError } from '../errors/app-error.js';
 import type { Pagination } from './ast.js';
+import { numberOf } from './coerce.js';
 
 /**
  * Strapi computes pagination on the raw query-string values (strings), so its arithmetic coerces:
@@ -7,7 +8,7 @@ import type { Pagination } from './ast.js';
  * NaN offset that the strict check rejects. These helpers reproduce that arithmetic exactly.
  */
 const isNil = (v: unknown): v is null | undefined => v === null || v === undefined;
-const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' ? Number(v.trim() === '' ? 0 : v) : Number(v));
+const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' ? Number(v.trim() === '' ? 0 : v) : numberOf(v));
 const max = (a: unknown, b: unknown): number => Math.max(num(a), num(b));
 
 export interface PaginationLimits {

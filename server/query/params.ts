@@ -1,6 +1,7 @@
 import { validationError } from '../errors/app-error.js';
 import { isLocaleCode } from '../auth/locales.js';
 import { PUBLICATION_FILTERS, type LocaleSelection, type PublicationFilter } from './ast.js';
+import { textOf } from './coerce.js';
 
 /** Root query keys the content API accepts (Strapi's ALLOWED_QUERY_PARAM_KEYS, strictParams on). */
 export const ALLOWED_QUERY_KEYS = new Set([
@@ -28,7 +29,7 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 export function parseStatus(raw: unknown): 'draft' | 'published' {
   if (isEmpty(raw)) return 'published';
   if (raw !== 'published' && raw !== 'draft') {
-    throw validationError(`Invalid parameter at 'status'. Expected 'published' or 'draft', received: ${String(raw)}`);
+    throw validationError(`Invalid parameter at 'status'. Expected 'published' or 'draft', received: ${textOf(raw)}`);
   }
   return raw;
 }

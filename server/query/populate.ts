@@ -7,6 +7,7 @@ import type { PopulateMap, PopulateNode } from './ast.js';
 import { convertFields } from './fields.js';
 import { convertFilters } from './filters.js';
 import { convertSort } from './sort.js';
+import { numberOf, textOf } from './coerce.js';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const TRUE = new Set(['true', 't', '1']);
@@ -91,9 +92,9 @@ export function populateAll(model: Model): PopulateMap {
 }
 
 function toInteger(value: unknown, name: string, min: number): number {
-  const n = Number(value);
+  const n = numberOf(value);
   if (!Number.isInteger(n) || n < min) {
-    throw paginationError(`Invalid '${name}' parameter. Expected an integer > ${min - 1}, received: ${String(value)}`);
+    throw paginationError(`Invalid '${name}' parameter. Expected an integer > ${min - 1}, received: ${textOf(value)}`);
   }
   return n;
 }
@@ -118,7 +119,7 @@ function nestedNode(attribute: string, sub: unknown, target: Model, registry: Re
     windowLimit = size;
   } else if (useOffset) {
     if (start !== undefined && start !== null) windowStart = toInteger(start, 'start', 0);
-    if (limit !== undefined && limit !== null && Number(limit) !== -1) windowLimit = toInteger(limit, 'limit', 0);
+    if (limit !== undefined && limit !== null && numberOf(limit) !== -1) windowLimit = toInteger(limit, 'limit', 0);
   }
   return {
     attribute,
@@ -127,7 +128,7 @@ function nestedNode(attribute: string, sub: unknown, target: Model, registry: Re
     sort: convertSort(sort),
     populate: populate === undefined || populate === null ? new Map() : convertPopulate(populate, target, registry, depth + 1),
     on: null,
-    count: count !== undefined && TRUE.has(String(count)),
+    count: count !== undefined && TRUE.has(textOf(count)),
     star: false,
     start: windowStart,
     limit: windowLimit,

@@ -9,6 +9,7 @@ import { ALLOWED_QUERY_KEYS, parseLocale, parsePublicationFilter, parseStatus } 
 import { convertPopulate } from './populate.js';
 import { convertSort } from './sort.js';
 import { validateFields, validateFilters, validatePopulate, validateSort, type CanRead } from './validate.js';
+import { numberOf, textOf } from './coerce.js';
 
 /** What turning a query string into a DocumentQuery needs. */
 export interface QueryEnv {
@@ -46,9 +47,9 @@ function checkRootPagination(raw: Raw, listWindow: boolean): void {
   }
   const check = (name: string, value: unknown, min: number, minusOne: boolean) => {
     if (isEmpty(value)) return;
-    const n = Number(value);
+    const n = numberOf(value);
     if (!(Number.isInteger(n) && (n >= min || (minusOne && n === -1)))) {
-      throw validationError(`Invalid parameter at '${name}'. Expected ${minusOne ? `integer >= ${min} or -1` : `integer >= ${min}`}, received: ${String(value)}`);
+      throw validationError(`Invalid parameter at '${name}'. Expected ${minusOne ? `integer >= ${min} or -1` : `integer >= ${min}`}, received: ${textOf(value)}`);
     }
   };
   check('page', raw.page, 1, false);

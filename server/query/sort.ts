@@ -9,6 +9,9 @@ function direction(order: string): Direction {
   return lower;
 }
 
+const emptySegment = (field: string) =>
+  validationError(`Invalid key in sort: "${field}" has an empty path segment`, { key: field, path: field, source: 'query', param: 'sort' });
+
 function fromString(text: string): SortTerm[] {
   return text
     .split(',')
@@ -18,13 +21,17 @@ function fromString(text: string): SortTerm[] {
       const [rawField = '', order = 'asc'] = segment.split(':');
       const field = rawField.trim();
       if (field === '') throw validationError('Field cannot be empty');
-      return { path: field.split('.'), direction: direction(order) };
+      const path = field.split('.');
+      // `.title`, `title.` or `a..b` name no attribute; the validator skips empty segments, so refuse them here.
+      if (path.includes('')) throw emptySegment(field);
+      return { path, direction: direction(order) };
     });
 }
 
 function fromObject(value: Record<string, unknown>, prefix: string[]): SortTerm[] {
   const terms: SortTerm[] = [];
   for (const [key, order] of Object.entries(value)) {
+    if (key === '') throw emptySegment([...prefix, key].join('.'));
     if (isRecord(order)) terms.push(...fromObject(order, [...prefix, key]));
     else if (typeof order === 'string') {
       if (order.trim() !== '') terms.push({ path: [...prefix, key], direction: direction(order) });

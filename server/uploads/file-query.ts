@@ -8,6 +8,7 @@ import { validateFields, validateFilters, validateSort, type CanRead } from '../
 import { defaultFields } from '../documents/serialize.js';
 import type { Registry } from '../schema/registry.js';
 import { FILE_MODEL } from '../schema/file-model.js';
+import { textOf } from '../query/coerce.js';
 
 /**
  * Query strings of the file endpoints, read as Strapi's upload controller does: its
@@ -99,7 +100,7 @@ function rootPagination(raw: Raw, forced?: { start: number; limit: number }): { 
   for (const [name, value] of [['page', raw.page], ['pageSize', raw.pageSize]] as const) {
     const n = toNumber(value);
     if (!isNil(value) && !(Number.isInteger(n) && n > 0)) {
-      throw paginationError(`Invalid '${name}' parameter. Expected an integer > 0, received: ${String(value)}`);
+      throw paginationError(`Invalid '${name}' parameter. Expected an integer > 0, received: ${textOf(value)}`);
     }
   }
   const startValue = isNil(start) ? 0 : toNumber(start);

@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../server/db/database.js';
+
+/** Total fuzz cases per CI run (all fuzz files together); raise it locally with HEARTH_FUZZ_RUNS. */
+export const FUZZ_RUNS = Number(process.env.HEARTH_FUZZ_RUNS ?? 10_000);
+/** A fixed seed to replay a failure (fast-check prints the seed of a failing run). */
+export const FUZZ_SEED = process.env.HEARTH_FUZZ_SEED === undefined ? undefined : Number(process.env.HEARTH_FUZZ_SEED);
+
+/** fast-check options for a fuzz file that runs `share` of the total cases. */
+export function fuzzOptions(share: number): { numRuns: number; seed?: number } {
+  return { numRuns: Math.max(1, Math.round(FUZZ_RUNS * share)), ...(FUZZ_SEED === undefined ? {} : { seed: FUZZ_SEED }) };
+}
+
+/** Errors Strapi answers through koa's http-errors, whose bodies carry no `details` (transcript 034). */
+const WITHOUT_DETAILS = new Set(['SyntaxError', 'PayloadTooLargeError']);
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What one fuzzed request answered, read once. */
+export interface Answer {
+  readonly status: number;
+  readonly type: string;
+  readonly text: string;
+}
+
+/** Reads a response fully. */
+export async function answerOf(res: Response): Promise<Answer> {
+  return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+}
+
+/**
+ * The contract every fuzzed answer keeps: no 5xx; JSON whenever there is a body; on failure
+ * Strapi's envelope with exactly `data` and `error`, and `error` with exactly status, name,
+ * message and details (details omitted only where Strapi omits it), status matching the HTTP status.
+ * Returns a description of the first breach, or null.
+ */
+export function breach(answer: Answer): string | null {
+  const { status, type, text } = answer;
+  if (status >= 500) return `status ${status}: ${text.slice(0, 500)}`;
+  if (status === 204) return text === '' ? null : `204 with a body: ${text.slice(0, 200)}`;
+  if (!/^application\/json; charset=utf-8$/i.test(type)) return `content type "${type}" (status ${status})`;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return `body is not JSON: ${text.slice(0, 200)}`;
+  }
+  if (status < 400) return null;
+  if (!isRecord(body)) return `error body is not an object: ${text.slice(0, 200)}`;
+  if (Object.keys(body).sort().join(',') !== 'data,error') return `error body keys: ${Object.keys(body).join(',')}`;
+  if (body.data !== null) return 'error body has non-null data';
+  const error = body.error;
+  if (!isRecord(error)) return 'error is not an object';
+  const expected = WITHOUT_DETAILS.has(String(error.name)) ? 'message,name,status' : 'details,message,name,status';
+  if (Object.keys(error).sort().join(',') !== expected) return `error keys: ${Object.keys(error).sort().join(',')} (${text.slice(0, 200)})`;
+  if (error.status !== status) return `error.status ${String(error.status)} but HTTP ${status}`;
+  if (typeof error.name !== 'string' || typeof error.message !== 'string') return 'error name/message not strings';
+  if ('details' in error && !isRecord(error.details)) return `error.details is not an object: ${text.slice(0, 200)}`;
+  return null;
+}
+
+const replacer = (_key: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : Buffer.isBuffer(value) ? value.toString('base64') : value);
+
+/**
+ * A fingerprint of every table's content, kept cheap: the connection's `total_changes()` counter
+ * says whether anything was written since the last look; only then are all rows hashed again.
+ */
+export function createFingerprint(db: Db) {
+  let changes = -1;
+  let hash = '';
+
+  async function totalChanges(): Promise<number> {
+    const { rows } = await sql<{ n: number }>`SELECT total_changes() AS n`.execute(db);
+    return Number(rows[0]?.n);
+  }
+
+  async function hashAll(): Promise<string> {
+    const digest = createHash('sha256');
+    const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`.execute(db);
+    for (const { name } of tables.rows) {
+      const { rows } = await sql`SELECT * FROM ${sql.table(name)} ORDER BY rowid`.execute(db);
+      digest.update(name).update(JSON.stringify(rows, replacer));
+    }
+    return digest.digest('hex');
+  }
+
+  /** The fingerprint now. */
+  async function take(): Promise<string> {
+    const now = await totalChanges();
+    if (now !== changes) {
+      hash = await hashAll();
+      changes = await totalChanges();
+    }
+    return hash;
+  }
+
+  return { take };
+}
