@@ -13,9 +13,10 @@ export interface Database {
   /** Number of statements executed so far (tests assert constant query counts with it). */
   queryCount(): number;
   /**
-   * A number that changes when another process has committed to the database since the last call,
-   * so caches can be dropped (`PRAGMA data_version` on SQLite).
+   * A value that changes whenever anything may have been written to the database, by this process
+   * (any statement that is not a read) or by another one (`PRAGMA data_version` on SQLite); caches
+   * keyed by it can never serve data older than a write. null: changes cannot be seen (no caching).
    */
-  externalVersion(): Promise<number>;
+  changeStamp(): string | null;
   close(): Promise<void>;
 }

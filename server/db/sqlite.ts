@@ -26,7 +26,7 @@ function unicodeLower(value: unknown): unknown {
 }
 
 /** Wraps better-sqlite3 for Kysely: prepared-statement cache, exact integers, a query counter. */
-function wrapDatabase(raw: BetterSqlite3.Database, counter: { n: number }): SqliteDatabase {
+function wrapDatabase(raw: BetterSqlite3.Database, counter: { n: number; writes: number }): SqliteDatabase {
   const cache = new Map<string, BetterSqlite3.Statement>();
   const prepare = (sqlText: string): BetterSqlite3.Statement => {
     let stmt = cache.get(sqlText);
@@ -48,19 +48,22 @@ function wrapDatabase(raw: BetterSqlite3.Database, counter: { n: number }): Sqli
     close: () => raw.close(),
     prepare(sqlText: string): SqliteStatement {
       const stmt = prepare(sqlText);
+      // Counted before running, for every statement that may write (INSERT ... RETURNING is a
+      // reader too): a result read under the old change stamp is never trusted after this write.
+      const count = stmt.readonly ? () => counter.n++ : () => (counter.n++, counter.writes++);
       return {
         reader: stmt.reader,
         all(parameters: ReadonlyArray<unknown>) {
-          counter.n++;
+          count();
           return stmt.all(...parameters).map(normaliseRow);
         },
         run(parameters: ReadonlyArray<unknown>) {
-          counter.n++;
+          count();
           const result = stmt.run(...parameters);
           return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
         },
         *iterate(parameters: ReadonlyArray<unknown>) {
-          counter.n++;
+          count();
           for (const row of stmt.iterate(...parameters)) yield normaliseRow(row);
         },
       };
@@ -76,7 +79,7 @@ export function openSqlite(file: string, options: { nativeBinding?: string } = {
   raw.pragma('foreign_keys = ON');
   raw.pragma('synchronous = NORMAL');
   raw.function('hearth_lower', { deterministic: true }, unicodeLower);
-  const counter = { n: 0 };
+  const counter = { n: 0, writes: 0 };
   const db = new Kysely<DynamicDB>({ dialect: new SqliteDialect({ database: wrapDatabase(raw, counter) }) });
   const versionStmt = raw.prepare('PRAGMA data_version').pluck();
   let closed = false;
@@ -84,7 +87,7 @@ export function openSqlite(file: string, options: { nativeBinding?: string } = {
     kind: 'sqlite',
     db,
     queryCount: () => counter.n,
-    externalVersion: async () => Number(versionStmt.get()),
+    changeStamp: () => (closed ? null : `${counter.writes}:${String(versionStmt.get())}`),
     async close() {
       if (closed) return;
       closed = true;

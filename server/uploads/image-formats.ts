@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import type { Sharp } from 'sharp';
 import { AppError } from '../errors/app-error.js';
 import { MAX_IMAGE_PIXELS } from '../limits.js';
 
@@ -50,19 +50,27 @@ export interface ProcessedImage {
   readonly variants: readonly ImageVariant[];
 }
 
+type SharpFactory = typeof import('sharp').default;
+let loading: Promise<SharpFactory> | null = null;
+
 /**
- * sharp's process-wide cache would keep decoded images in memory and descriptors of deleted temp
- * files open (holding their disk space); Hearth reads each image a few times in a row and never
- * again, so it is turned off.
+ * sharp (libvips: tens of MB of native code) is loaded with the first image, not at start, so cold
+ * start and idle memory stay small. Its process-wide cache is turned off: it would keep decoded
+ * images in memory and descriptors of deleted temp files open (holding their disk space); Hearth
+ * reads each image a few times in a row and never again.
  */
-export function configureSharp(): void {
-  sharp.cache(false);
+function loadSharp(): Promise<SharpFactory> {
+  loading ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  });
+  return loading;
 }
 
 /** Whether a sniffed MIME type is an image sharp processes. */
 export const isProcessedImage = (mime: string): boolean => PROCESSED.has(mime);
 
-const open = (path: string) => sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
+const open = async (path: string): Promise<Sharp> => (await loadSharp())(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
 const tempName = (dir: string, label: string) => join(dir, `${label}-${randomBytes(8).toString('hex')}`);
 
 type OptimizedFormat = 'jpeg' | 'png' | 'webp' | 'tiff' | 'avif';
@@ -71,7 +79,7 @@ const isOptimized = (format: string): format is OptimizedFormat => OPTIMIZED.has
 /** Re-encodes at quality 80; the output is kept only when it is not larger than the input. */
 async function optimize(path: string, format: OptimizedFormat, size: number, dir: string): Promise<{ path: string; size: number }> {
   const out = tempName(dir, 'optimized');
-  const info = await open(path)[format]({ quality: OPTIMIZE_QUALITY }).toFile(out);
+  const info = await (await open(path))[format]({ quality: OPTIMIZE_QUALITY }).toFile(out);
   if (info.size > size) {
     await rm(out, { force: true });
     return { path, size };
@@ -81,7 +89,7 @@ async function optimize(path: string, format: OptimizedFormat, size: number, dir
 
 async function resize(path: string, key: string, box: { width: number; height: number }, dir: string): Promise<ImageVariant> {
   const out = tempName(dir, key);
-  const info = await open(path).resize({ ...box, fit: 'inside' }).toFile(out);
+  const info = await (await open(path)).resize({ ...box, fit: 'inside' }).toFile(out);
   return { key, tempPath: out, width: info.width, height: info.height, sizeInBytes: info.size };
 }
 
@@ -92,15 +100,15 @@ async function resize(path: string, key: string, box: { width: number; height: n
 export async function processImage(path: string, dir: string): Promise<ProcessedImage> {
   let format: string | undefined;
   try {
-    format = (await open(path).metadata()).format;
-    await open(path).stats();
+    format = (await (await open(path)).metadata()).format;
+    await (await open(path)).stats();
   } catch (err) {
     throw new AppError('ApplicationError', 'File is not a valid image', {}, { cause: err });
   }
   if (format === undefined) throw new AppError('ApplicationError', 'File is not a valid image', {});
   const original = { path, size: (await stat(path)).size };
   const current = isOptimized(format) ? await optimize(path, format, original.size, dir) : original;
-  const { width = 0, height = 0 } = await open(current.path).metadata();
+  const { width = 0, height = 0 } = await (await open(current.path)).metadata();
   const variants: ImageVariant[] = [];
   if (RESIZED.has(format)) {
     if (width > THUMBNAIL_BOX.width || height > THUMBNAIL_BOX.height) variants.push(await resize(current.path, 'thumbnail', THUMBNAIL_BOX, dir));

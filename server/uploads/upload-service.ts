@@ -5,7 +5,6 @@ import { checkPath, type FileInfo, type LinkRequest } from './file-info.js';
 import { bytesToKilobytes, rerollHash } from './file-names.js';
 import { deleteFileRow, fileRow, insertFile, storedFile, updateFile, type FileValues, type FormatRecord, type StoredFile } from './file-rows.js';
 import { apiUploadsFolder } from './folder.js';
-import { configureSharp } from './image-formats.js';
 import { applyLink, resolveLink } from './link.js';
 import { prepareFile, type IncomingFile, type PreparedFile } from './prepare.js';
 import type { StorageProvider } from './storage-provider.js';
@@ -51,7 +50,6 @@ const entityNotFound = () => notFound('Entity not found');
 export function createUploadService(deps: UploadDeps) {
   const { database, provider } = deps;
   const db = database.db;
-  configureSharp();
 
   async function removeQuietly(keys: readonly string[], why: string): Promise<void> {
     for (const key of keys) {
