@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppError, notFound } from './errors/app-error.js';
+import { adminApi } from './http/admin-api.js';
+import { adminRoles } from './http/admin-roles.js';
+import { adminUi } from './http/admin-ui.js';
 import { contentApi } from './http/content-api.js';
 import { cors, hostCheck } from './http/guards.js';
 import { sendError } from './http/respond.js';
 import { staticUploads } from './http/static-uploads.js';
 import { uploadApi } from './http/upload-api.js';
+import { usersApi } from './http/users-api.js';
 import type { Services } from './services.js';
 
 /** Builds the HTTP application (never listens): health, content API, 404s, and the error envelope. */
@@ -15,13 +19,18 @@ export function createApp(services: Services): express.Express {
   app.disable('etag');
   app.set('query parser', false);
   app.use(hostCheck(services.config.host, services.config.allowedHosts));
+  // Each request keeps the registry it started with, even if the content-type builder swaps it meanwhile.
+  app.use((_req, _res, next) => services.schemas.pin(next));
   app.get('/_health', (_req, res) => {
     res.status(204).end();
   });
   app.use('/uploads', staticUploads(services.uploads.localDir));
-  app.use('/api', cors());
+  app.use('/api', cors(services.config.corsOrigins));
   app.use('/api/upload', uploadApi(services));
+  app.use('/api', usersApi(services));
   app.use('/api', contentApi(services));
+  app.use('/admin/api', adminApi(services, { extraRoutes: [adminRoles(services)] }));
+  app.use('/admin', adminUi(services.adminUiDir, services.config));
   app.use((_req: Request, res: Response) => sendError(res, notFound()));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) {
@@ -30,6 +39,11 @@ export function createApp(services: Services): express.Express {
     }
     if (err instanceof AppError) {
       sendError(res, err);
+      return;
+    }
+    // A path segment that is not valid percent-encoding (`/api/articles/%ZZ`): the client's mistake.
+    if (err instanceof URIError) {
+      sendError(res, new AppError('BadRequestError', 'Bad Request', {}));
       return;
     }
     const id = randomBytes(6).toString('hex');

@@ -1,3 +1,5 @@
+import { adminCreate, adminResetPassword } from './admin/cli-admin.js';
+import { exportCommand, importCommand } from './backup/cli-backup.js';
 import { ConfigError, dataDirOf, resolveConfig } from './config.js';
 import { openDataDir } from './data-dir.js';
 import { getMeta } from './db/migrations.js';
@@ -5,6 +7,7 @@ import { ListenError, startServer } from './index.js';
 import { TOKEN_TYPES, TokenInputError, type TokenType } from './auth/api-tokens.js';
 import { isWellFormedAction } from './auth/permissions.js';
 import { LocaleInputError } from './auth/locales.js';
+import { ensureDefaultRoles, findRoleByType } from './users/roles.js';
 import { loadProject } from './schema/load.js';
 import { SchemaError } from './schema/parse.js';
 import { list, only, parseArgs, processIo, required, text, UsageError, type Io, type Parsed } from './cli-args.js';
@@ -16,9 +19,13 @@ Commands:
   token create --name NAME --type read-only|full-access|custom [--actions A,B,...] [--lifespan DAYS] [--description TEXT] [--data DIR]
   permissions grant --role public|authenticated --actions A,B,... [--data DIR] [--schemas DIR]
   locale add --code CODE [--name NAME] [--default] [--data DIR]
+  admin create --email E --password P [--firstname F] [--lastname L] [--data DIR]
+  admin reset-password --email E --password P [--data DIR]
+  export --file F.tar.gz [--data DIR]
+  import --file F.tar.gz [--data DIR] [--force]
 
 Environment: HEARTH_DATA, HOST, PORT, API_REST_DEFAULT_LIMIT, API_REST_MAX_LIMIT, UPLOAD_SIZE_LIMIT,
-HEARTH_PUBLIC_URL, HEARTH_ALLOWED_HOSTS, UPLOAD_PROVIDER, S3_*, DATABASE_URL (see the README).
+HEARTH_PUBLIC_URL, HEARTH_ALLOWED_HOSTS, HEARTH_CORS_ORIGINS, UPLOAD_PROVIDER, S3_*, DATABASE_URL (see the README).
 `;
 
 async function serve(parsed: Parsed, io: Io): Promise<number> {
@@ -88,12 +95,15 @@ async function knownContentTypes(schemasDir: string | undefined): Promise<{ dir:
 async function permissionsGrant(parsed: Parsed, io: Io): Promise<number> {
   only(parsed, ['role', 'actions', 'data', 'schemas']);
   const role = required(parsed, 'role');
-  if (role !== 'public' && role !== 'authenticated') throw new UsageError('--role must be public or authenticated');
   const actions = list(required(parsed, 'actions'));
   if (actions.length === 0) throw new UsageError('--actions is required');
   for (const action of actions) if (!isWellFormedAction(action)) throw new UsageError(`"${action}" is not an action name (e.g. api::article.article.find)`);
   const dir = await openDataDir(dataDirOf(text(parsed, 'data')));
   try {
+    await ensureDefaultRoles({ db: dir.database.db, permissions: dir.permissions, now: () => new Date() });
+    if (!(await findRoleByType(dir.database.db, role))) {
+      throw new UsageError(`--role must be public or authenticated, or the type of a role made with the admin API ("${role}" is none)`);
+    }
     await dir.permissions.grant(role, actions);
     const schemas = text(parsed, 'schemas') ?? (await getMeta(dir.database.db, 'last_schemas_dir'));
     const known = await knownContentTypes(schemas);
@@ -133,6 +143,9 @@ const COMMANDS: Record<string, Command | { readonly usage: string; readonly subs
   token: { usage: 'hearth token create --name NAME --type TYPE', subs: { create: tokenCreate } },
   permissions: { usage: 'hearth permissions grant --role ROLE --actions A,B', subs: { grant: permissionsGrant } },
   locale: { usage: 'hearth locale add --code CODE', subs: { add: localeAdd } },
+  admin: { usage: 'hearth admin create|reset-password --email E --password P', subs: { create: adminCreate, 'reset-password': adminResetPassword } },
+  export: exportCommand,
+  import: importCommand,
 };
 
 /** Runs the `hearth` command; resolves to the exit code. */

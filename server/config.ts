@@ -1,5 +1,12 @@
 import { resolve, join } from 'node:path';
-import { DEFAULT_PAGE_SIZE, DEFAULT_UPLOAD_SIZE_LIMIT, MAX_PAGE_SIZE } from './limits.js';
+import {
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_UPLOAD_SIZE_LIMIT,
+  MAX_PAGE_SIZE,
+  UP_ACCESS_TOKEN_LIFESPAN_S,
+  UP_IDLE_REFRESH_LIFESPAN_S,
+  UP_MAX_REFRESH_LIFESPAN_S,
+} from './limits.js';
 
 /** S3-compatible object storage settings (`UPLOAD_PROVIDER=s3`). */
 export interface S3Config {
@@ -13,6 +20,22 @@ export interface S3Config {
   readonly signedUrlExpires: number;
 }
 
+/** Users & permissions (end-user accounts on the content API). */
+export interface UsersConfig {
+  /** `refresh`: short access tokens plus refresh sessions (Strapi 5's new projects); `legacy-support`: one 30-day JWT. */
+  readonly jwtManagement: 'refresh' | 'legacy-support';
+  /** `POST /api/auth/local/register` is open (Strapi's advanced setting `allow_register`). */
+  readonly registerEnabled: boolean;
+  /** Lifetimes in seconds: access token, idle refresh token, whole session. */
+  readonly accessTokenLifespan: number;
+  readonly idleRefreshTokenLifespan: number;
+  readonly maxRefreshTokenLifespan: number;
+  /** The refresh token travels in the httpOnly cookie `strapi_up_refresh` (else in response bodies). */
+  readonly httpOnly: boolean;
+  /** The refresh cookie is marked `Secure` (for a server behind HTTPS). */
+  readonly cookieSecure: boolean;
+}
+
 /** Everything `hearth serve` runs with: flags win over environment variables, which win over defaults. */
 export interface HearthConfig {
   readonly dataDir: string;
@@ -22,6 +45,8 @@ export interface HearthConfig {
   readonly port: number;
   readonly publicUrl: string | null;
   readonly allowedHosts: readonly string[];
+  /** Origins the content API answers CORS requests from (HEARTH_CORS_ORIGINS); null: any origin, as Strapi's default. */
+  readonly corsOrigins: readonly string[] | null;
   readonly defaultLimit: number;
   /** null: no cap (`api.rest.maxLimit` unset). */
   readonly maxLimit: number | null;
@@ -30,6 +55,7 @@ export interface HearthConfig {
   readonly acceptSchemaChanges: boolean;
   readonly uploadProvider: 'local' | 's3';
   readonly s3: S3Config | null;
+  readonly users: UsersConfig;
 }
 
 /** A setting Hearth cannot use (exit code 2, like any usage error). */
@@ -73,6 +99,44 @@ function s3Config(env: NodeJS.ProcessEnv): S3Config {
   };
 }
 
+function flag(name: string, text: string | undefined, fallback: boolean): boolean {
+  if (text === undefined || text === '') return fallback;
+  const value = text.toLowerCase();
+  if (['1', 'true', 'yes'].includes(value)) return true;
+  if (['0', 'false', 'no'].includes(value)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${text}")`);
+}
+
+function usersConfig(env: NodeJS.ProcessEnv): UsersConfig {
+  const mode = env.UP_JWT_MANAGEMENT || 'refresh';
+  if (mode !== 'refresh' && mode !== 'legacy-support') throw new ConfigError(`UP_JWT_MANAGEMENT must be refresh or legacy-support (got "${mode}")`);
+  return {
+    jwtManagement: mode,
+    registerEnabled: flag('UP_REGISTER_ENABLED', env.UP_REGISTER_ENABLED, true),
+    accessTokenLifespan: integer('UP_SESSIONS_ACCESS_TTL', env.UP_SESSIONS_ACCESS_TTL, UP_ACCESS_TOKEN_LIFESPAN_S, 1),
+    idleRefreshTokenLifespan: integer('UP_SESSIONS_IDLE_REFRESH_TTL', env.UP_SESSIONS_IDLE_REFRESH_TTL, UP_IDLE_REFRESH_LIFESPAN_S, 1),
+    maxRefreshTokenLifespan: integer('UP_SESSIONS_MAX_REFRESH_TTL', env.UP_SESSIONS_MAX_REFRESH_TTL, UP_MAX_REFRESH_LIFESPAN_S, 1),
+    httpOnly: flag('UP_SESSIONS_HTTP_ONLY', env.UP_SESSIONS_HTTP_ONLY, true),
+    cookieSecure: flag('UP_SESSIONS_COOKIE_SECURE', env.UP_SESSIONS_COOKIE_SECURE, false),
+  };
+}
+
+/** HEARTH_CORS_ORIGINS: unset, empty or `*` allows any origin; else a comma-separated list of origins (`https://site.example`). */
+function corsOrigins(text: string | undefined): readonly string[] | null {
+  const items = (text ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  if (items.length === 0 || items.includes('*')) return null;
+  return items.map((item) => {
+    let origin: string;
+    try {
+      origin = new URL(item).origin;
+    } catch {
+      throw new ConfigError(`HEARTH_CORS_ORIGINS must list origins such as https://site.example (got "${item}")`);
+    }
+    if (origin === 'null') throw new ConfigError(`HEARTH_CORS_ORIGINS must list http(s) origins (got "${item}")`);
+    return origin;
+  });
+}
+
 /** Resolves the configuration of `hearth serve` from its flags and the environment. */
 export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.env): HearthConfig {
   const dataDir = dataDirOf(flags.data, env);
@@ -87,6 +151,7 @@ export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = proce
     port: integer('port', flags.port ?? env.PORT, 1337, 0, 65535),
     publicUrl: env.HEARTH_PUBLIC_URL ? env.HEARTH_PUBLIC_URL.replace(/\/+$/, '') : null,
     allowedHosts: (env.HEARTH_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    corsOrigins: corsOrigins(env.HEARTH_CORS_ORIGINS),
     defaultLimit: integer('API_REST_DEFAULT_LIMIT', env.API_REST_DEFAULT_LIMIT, DEFAULT_PAGE_SIZE, 1),
     maxLimit: maxLimit === 0 ? null : maxLimit,
     uploadSizeLimit: integer('UPLOAD_SIZE_LIMIT', env.UPLOAD_SIZE_LIMIT, DEFAULT_UPLOAD_SIZE_LIMIT, 1),
@@ -94,5 +159,6 @@ export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = proce
     acceptSchemaChanges: flags.acceptSchemaChanges ?? false,
     uploadProvider: provider,
     s3: provider === 's3' ? s3Config(env) : null,
+    users: usersConfig(env),
   };
 }

@@ -1,17 +1,22 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { adminSessionStrategy, createAdminServices } from './admin/admin.js';
+import { adminUiDirOf, packageInfo } from './admin/package-info.js';
+import { createSchemaController } from './admin/schema-controller.js';
 import { createApp } from './app.js';
 import { apiTokenStrategy } from './auth/caller.js';
 import type { HearthConfig } from './config.js';
 import { openDataDir } from './data-dir.js';
 import { setMeta } from './db/migrations.js';
-import { SHUTDOWN_GRACE_MS } from './limits.js';
+import { SCHEMA_WATCH_DEBOUNCE_MS, SHUTDOWN_GRACE_MS } from './limits.js';
 import { loadProject } from './schema/load.js';
 import { buildRegistry, type Registry } from './schema/registry.js';
+import { watchSchemas } from './schema/schema-watcher.js';
 import { syncSchema } from './schema/sync.js';
-import { type Logger, type Services } from './services.js';
+import { documentDeps, type Logger, type Services } from './services.js';
 import { openUploads, type Uploads } from './uploads/uploads.js';
+import { createUsers } from './users/users.js';
 
 export interface StartOptions {
   readonly config: HearthConfig;
@@ -21,6 +26,8 @@ export interface StartOptions {
   readonly desktopSecret?: string;
   /** better-sqlite3's `.node` file to load (the desktop app's Electron-ABI build); default: the Node build. */
   readonly nativeBinding?: string;
+  /** The built admin UI served at `/admin`; default: the package's `dist/renderer`. */
+  readonly adminUiDir?: string;
 }
 
 /** A running Hearth: its URL, its services (for tests and the desktop shell), and a graceful close. */
@@ -128,12 +135,38 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await dir.database.close();
     throw err;
   }
+  const schemas = createSchemaController({
+    database: dir.database,
+    schemasDir: config.schemasDir,
+    initial: registry,
+    locales: dir.locales,
+    now,
+    log,
+    acceptSchemaChanges: config.acceptSchemaChanges,
+  });
+  const admin = createAdminServices({ db: dir.database.db, now });
+  const users = createUsers({
+    db: dir.database.db,
+    config: config.users,
+    secret: dir.secrets.jwtSecret,
+    permissions: dir.permissions,
+    registry: () => schemas.current(),
+    documents: () => documentDeps(services),
+    now,
+    log,
+  });
+  try {
+    await users.roles.ensureDefaults();
+  } catch (err) {
+    await dir.database.close();
+    throw err;
+  }
   let uploads: Uploads;
   try {
     uploads = await openUploads({
       config,
       database: dir.database,
-      registry: () => registry,
+      registry: () => schemas.current(),
       now,
       log,
       defaultLocale: () => dir.locales.defaultCode(),
@@ -146,15 +179,19 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     config,
     database: dir.database,
     tokens: dir.tokens,
-    bearer: [apiTokenStrategy(dir.tokens)],
+    bearer: [apiTokenStrategy(dir.tokens), users.strategy, adminSessionStrategy(admin.sessions)],
     permissions: dir.permissions,
     locales: dir.locales,
     now,
     log,
     files: uploads.urls,
     uploads,
-    registry: () => registry,
+    registry: () => schemas.current(),
     desktopSecret: options.desktopSecret ?? null,
+    admin,
+    schemas,
+    users,
+    adminUiDir: options.adminUiDir ?? adminUiDirOf(packageInfo()),
   };
   const server = createServer(createApp(services));
   server.on('clientError', answerClientError);
@@ -167,6 +204,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await dir.database.close();
     throw err;
   }
+  const watch = await watchSchemas({ root: config.schemasDir, debounceMs: SCHEMA_WATCH_DEBOUNCE_MS, onChange: () => schemas.reloadFromDisk(), log });
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | null = null;
   return {
@@ -176,6 +214,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     close() {
       closing ??= (async () => {
         await gracefulClose(server, tracked);
+        watch.close();
+        await schemas.idle();
         uploads.close();
         await dir.database.close();
       })();

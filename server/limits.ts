@@ -52,3 +52,54 @@ export const MAX_UPLOAD_PATH_LENGTH = 200;
 export const TEXT_SNIFF_BYTES = 8192;
 /** Largest image (width x height) sharp decodes: its default, a guard against decompression bombs. */
 export const MAX_IMAGE_PIXELS = 268_402_689;
+
+/** An admin session ends after this long without a request (renewed by use). */
+export const ADMIN_SESSION_IDLE_MS = 30 * 60 * 1000;
+/** An admin session ends this long after login, however busy. */
+export const ADMIN_SESSION_MAX_MS = 12 * 60 * 60 * 1000;
+/** A session's last use is written at most this often (one write per minute, not per request). */
+export const ADMIN_SESSION_TOUCH_MS = 60 * 1000;
+/** Login attempts one IP may make per window before getting 429. */
+export const ADMIN_LOGIN_RATE_LIMIT = 10;
+export const ADMIN_LOGIN_RATE_WINDOW_MS = 60 * 1000;
+/** Admin passwords: Strapi admin's minimum, and a cap that bounds the work of hashing. */
+export const ADMIN_PASSWORD_MIN_LENGTH = 8;
+export const ADMIN_PASSWORD_MAX_LENGTH = 256;
+/** scrypt cost parameters for admin passwords (N, r, p) and the derived key length in bytes. */
+export const ADMIN_SCRYPT_COST = 16384;
+export const ADMIN_SCRYPT_BLOCK_SIZE = 8;
+export const ADMIN_SCRYPT_PARALLELISM = 1;
+export const ADMIN_SCRYPT_KEY_BYTES = 64;
+/** Page size of the content manager and media library lists when none is asked for. */
+export const ADMIN_DEFAULT_PAGE_SIZE = 10;
+/** Quiet time after the last change in the schemas folder before it is reloaded. */
+export const SCHEMA_WATCH_DEBOUNCE_MS = 250;
+/** Longest folder name of the media library. */
+export const MAX_FOLDER_NAME_LENGTH = 255;
+
+/** Users & permissions, refresh mode: access-token lifetime (Strapi's `sessions.accessTokenLifespan`), in seconds. */
+export const UP_ACCESS_TOKEN_LIFESPAN_S = 10 * 60;
+/** A refresh token not used for this long expires (`sessions.idleRefreshTokenLifespan`), in seconds. */
+export const UP_IDLE_REFRESH_LIFESPAN_S = 7 * 24 * 60 * 60;
+/** A session ends this long after login however it is refreshed (`sessions.maxRefreshTokenLifespan`), in seconds. */
+export const UP_MAX_REFRESH_LIFESPAN_S = 30 * 24 * 60 * 60;
+/** Users & permissions, legacy-support mode: lifetime of the one JWT (`jwt.expiresIn: '30d'`), in seconds. */
+export const UP_LEGACY_JWT_LIFESPAN_S = 30 * 24 * 60 * 60;
+/** Login, register and password routes: requests per key and window before 429 (Strapi's `ratelimit`). */
+export const UP_RATE_LIMIT_MAX = 10;
+export const UP_RATE_LIMIT_WINDOW_MS = 60 * 1000;
+/** Longest end-user password, in UTF-8 bytes (Strapi: "Password must be less than 73 bytes"). */
+export const UP_PASSWORD_MAX_BYTES = 72;
+/** Random bytes of a password reset code. */
+export const UP_RESET_CODE_BYTES = 64;
+/** Expired sessions are swept once every this many new sessions (as Strapi's session manager does). */
+export const UP_SESSION_SWEEP_EVERY = 50;
+
+/** Backup archives: most bound parameters in one INSERT of a restore (SQLite allows 32766, PostgreSQL 65535). */
+export const BACKUP_MAX_INSERT_PARAMETERS = 10_000;
+/** Longest JSON line (one row) an import reads; a longer one means a damaged or hostile archive. */
+export const BACKUP_MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** Largest manifest, secrets file or schema file an import reads into memory. */
+export const BACKUP_MAX_SMALL_FILE_BYTES = 16 * 1024 * 1024;
+/** Export retries its snapshot when a media file its rows reference vanishes meanwhile (deleted by a running server). */
+export const BACKUP_EXPORT_ATTEMPTS = 5;

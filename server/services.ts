@@ -1,3 +1,5 @@
+import type { AdminServices } from './admin/admin.js';
+import type { SchemaController } from './admin/schema-controller.js';
 import type { BearerStrategy } from './auth/caller.js';
 import type { LocaleService } from './auth/locales.js';
 import type { PermissionService } from './auth/permissions.js';
@@ -7,6 +9,7 @@ import type { DocumentDeps } from './documents/context.js';
 import type { Registry } from './schema/registry.js';
 import type { HearthConfig } from './config.js';
 import type { Uploads } from './uploads/uploads.js';
+import type { Users } from './users/users.js';
 
 /** How file objects are finished for responses (absolute URLs, signed URLs): set by the upload module. */
 export interface FileAccess {
@@ -38,6 +41,14 @@ export interface Services {
   registry(): Registry;
   /** The desktop shell's per-launch secret (null under `hearth serve`). */
   readonly desktopSecret: string | null;
+  /** Admin accounts and sessions (the admin API's callers). */
+  readonly admin: AdminServices;
+  /** Applies content-type builder edits and hand edits of the schemas folder to the running server. */
+  readonly schemas: SchemaController;
+  /** The built admin UI served at `/admin` (`dist/renderer` of the package). */
+  readonly adminUiDir: string;
+  /** Users & permissions: end-user accounts, roles, sessions, the user JWT strategy. */
+  readonly users: Users;
 }
 
 /** The document service's dependencies, bound to the current registry. */

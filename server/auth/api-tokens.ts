@@ -2,7 +2,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db, Row } from '../db/database.js';
 import { TOKEN_LAST_USED_REFRESH_MS } from '../limits.js';
 
+/** The kinds of API token, as Strapi's. */
 export const TOKEN_TYPES = ['read-only', 'full-access', 'custom'] as const;
+/** One kind of API token. */
 export type TokenType = (typeof TOKEN_TYPES)[number];
 /** Lifespans the UI offers; any whole number of days is accepted. */
 export const TOKEN_LIFESPAN_DAYS = [7, 30, 90] as const;
@@ -23,10 +25,19 @@ export interface ApiToken {
   readonly updatedAt: string;
 }
 
+/** What a presented plaintext turned out to be. */
 export type TokenCheck = { ok: true; token: ApiToken } | { ok: false; reason: 'invalid' | 'expired' };
 
+/** Input the token service refuses; `field` names the offending input, `duplicate` marks a taken name. */
 export class TokenInputError extends Error {
   override readonly name = 'TokenInputError';
+  constructor(
+    message: string,
+    readonly field: 'name' | 'type' | 'permissions' | 'lifespan' = 'name',
+    readonly duplicate = false,
+  ) {
+    super(message);
+  }
 }
 
 /** HMAC-SHA512 of the plaintext under the per-install salt: the only form a token is stored in. */
@@ -49,6 +60,7 @@ function toToken(row: Row): ApiToken {
   };
 }
 
+/** What a new token is made of. */
 export interface CreateTokenInput {
   readonly name: string;
   readonly description?: string;
@@ -63,17 +75,23 @@ export function createTokenService(deps: { db: Db; salt: string; now: () => Date
   const { db, salt, now } = deps;
 
   function checkInput(input: CreateTokenInput): void {
-    if (input.name.trim() === '') throw new TokenInputError('a token needs a name');
+    if (input.name.trim() === '') throw new TokenInputError('a token needs a name', 'name');
     if (!(TOKEN_TYPES as readonly string[]).includes(input.type)) {
-      throw new TokenInputError(`token type must be one of ${TOKEN_TYPES.join(', ')}`);
+      throw new TokenInputError(`token type must be one of ${TOKEN_TYPES.join(', ')}`, 'type');
     }
     if (input.type === 'custom' && (input.permissions ?? []).length === 0) {
-      throw new TokenInputError('a custom token needs at least one action');
+      throw new TokenInputError('a custom token needs at least one action', 'permissions');
     }
     const days = input.lifespanDays;
     if (days !== undefined && days !== null && (!Number.isInteger(days) || days <= 0)) {
-      throw new TokenInputError('lifespan must be a whole number of days');
+      throw new TokenInputError('lifespan must be a whole number of days', 'lifespan');
     }
+  }
+
+  async function checkNameFree(name: string, exceptId: number | null): Promise<void> {
+    let q = db.selectFrom('hearth_api_tokens').select('id').where('name', '=', name);
+    if (exceptId !== null) q = q.where('id', '<>', exceptId);
+    if (await q.executeTakeFirst()) throw new TokenInputError(`a token named "${name}" already exists`, 'name', true);
   }
 
   const newAccessKey = () => randomBytes(128).toString('hex');
@@ -82,8 +100,7 @@ export function createTokenService(deps: { db: Db; salt: string; now: () => Date
     /** Creates a token; the returned plaintext is the only time it is ever available. */
     async create(input: CreateTokenInput): Promise<{ token: ApiToken; accessKey: string }> {
       checkInput(input);
-      const existing = await db.selectFrom('hearth_api_tokens').select('id').where('name', '=', input.name).executeTakeFirst();
-      if (existing) throw new TokenInputError(`a token named "${input.name}" already exists`);
+      await checkNameFree(input.name, null);
       const accessKey = newAccessKey();
       const at = now();
       const lifespan = input.lifespanDays ? input.lifespanDays * DAY_MS : null;
@@ -123,9 +140,38 @@ export function createTokenService(deps: { db: Db; salt: string; now: () => Date
       return { ok: true, token };
     },
 
+    /** Every token, sorted by name (as the admin lists them). */
     async list(): Promise<ApiToken[]> {
-      const rows = await db.selectFrom('hearth_api_tokens').selectAll().orderBy('id').execute();
+      const rows = await db.selectFrom('hearth_api_tokens').selectAll().orderBy('name').orderBy('id').execute();
       return rows.map(toToken);
+    },
+
+    /** Changes a token's name, description, type or actions; its secret and lifespan stay. */
+    async update(id: number, input: Partial<Pick<CreateTokenInput, 'name' | 'description' | 'type' | 'permissions'>>): Promise<ApiToken | undefined> {
+      const row = await db.selectFrom('hearth_api_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) return undefined;
+      const current = toToken(row);
+      const next: CreateTokenInput = {
+        name: input.name ?? current.name,
+        description: input.description ?? current.description,
+        type: input.type ?? current.type,
+        permissions: input.permissions ?? (input.type === undefined || input.type === 'custom' ? current.permissions : []),
+      };
+      checkInput(next);
+      await checkNameFree(next.name, id);
+      await db
+        .updateTable('hearth_api_tokens')
+        .set({
+          name: next.name,
+          description: next.description ?? '',
+          type: next.type,
+          permissions: JSON.stringify(next.type === 'custom' ? [...(next.permissions ?? [])] : []),
+          updated_at: now().toISOString(),
+        })
+        .where('id', '=', id)
+        .execute();
+      const updated = await db.selectFrom('hearth_api_tokens').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return toToken(updated);
     },
 
     async get(id: number): Promise<ApiToken | undefined> {
@@ -152,6 +198,7 @@ export function createTokenService(deps: { db: Db; salt: string; now: () => Date
   };
 }
 
+/** API tokens. */
 export type TokenService = ReturnType<typeof createTokenService>;
 
 /** Whether a token of this type and permission list may perform an action (Strapi's scopes). */

@@ -1,15 +1,31 @@
-import type { Db } from '../db/database.js';
+import type { Db, Row } from '../db/database.js';
 
 /** An i18n locale. */
 export interface Locale {
+  readonly id: number;
   readonly code: string;
   readonly name: string;
   readonly isDefault: boolean;
+  readonly createdAt: string;
+  readonly updatedAt: string;
 }
 
 /** Locale codes as Strapi accepts them (BCP 47-like). */
 const LOCALE_CODE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
+/** Whether a code is well-formed (it may still name no language Intl knows). */
 export const isLocaleCode = (code: string): boolean => code.length <= 35 && LOCALE_CODE.test(code);
+
+/** A well-formed code whose language Intl knows (`en`, `fr`, `pt-BR`; not `xx`): what the admin API accepts. */
+export function isKnownLocale(code: string): boolean {
+  if (!isLocaleCode(code)) return false;
+  try {
+    const [canonical] = Intl.getCanonicalLocales(code);
+    const language = canonical?.split('-')[0] ?? '';
+    return new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' }).of(language) !== undefined;
+  } catch {
+    return false;
+  }
+}
 
 /** `English (en)`: the name Strapi gives a locale, from the language's English name. */
 export function defaultLocaleName(code: string): string {
@@ -22,41 +38,79 @@ export function defaultLocaleName(code: string): string {
   return `${language} (${code})`;
 }
 
+/** A locale the service refuses (a malformed code). */
 export class LocaleInputError extends Error {
   override readonly name = 'LocaleInputError';
 }
 
+const toLocale = (r: Row): Locale => ({
+  id: Number(r.id),
+  code: String(r.code),
+  name: String(r.name),
+  isDefault: Number(r.is_default) === 1,
+  createdAt: String(r.created_at),
+  updatedAt: String(r.updated_at),
+});
+
 /** The i18n locales; a new data dir has `en` as its default, as Strapi does. */
 export function createLocaleService(deps: { db: Db; now: () => Date }) {
   const { db, now } = deps;
+  const byCode = async (code: string, on: Db = db) => {
+    const row = await on.selectFrom('hearth_locales').selectAll().where('code', '=', code).executeTakeFirst();
+    return row ? toLocale(row) : undefined;
+  };
   const service = {
     async list(): Promise<Locale[]> {
-      const rows = await db.selectFrom('hearth_locales').selectAll().orderBy('created_at').orderBy('code').execute();
-      return rows.map((r) => ({ code: String(r.code), name: String(r.name), isDefault: Number(r.is_default) === 1 }));
+      const rows = await db.selectFrom('hearth_locales').selectAll().orderBy('created_at').orderBy('id').execute();
+      return rows.map(toLocale);
+    },
+    async get(id: number): Promise<Locale | undefined> {
+      const row = await db.selectFrom('hearth_locales').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toLocale(row) : undefined;
     },
     async defaultCode(): Promise<string> {
       const row = await db.selectFrom('hearth_locales').select('code').where('is_default', '=', 1).executeTakeFirst();
       return row ? String(row.code) : 'en';
     },
     async exists(code: string): Promise<boolean> {
-      const row = await db.selectFrom('hearth_locales').select('code').where('code', '=', code).executeTakeFirst();
-      return row !== undefined;
+      return (await byCode(code)) !== undefined;
     },
     /** Adds a locale (or renames an existing one) and optionally makes it the default. */
     async add(input: { code: string; name?: string; isDefault?: boolean }): Promise<Locale> {
       if (!isLocaleCode(input.code)) throw new LocaleInputError(`"${input.code}" is not a locale code (e.g. en, fr, pt-BR)`);
       const name = input.name?.trim() || defaultLocaleName(input.code);
-      await db.transaction().execute(async (trx) => {
+      const at = now().toISOString();
+      return db.transaction().execute(async (trx) => {
         if (input.isDefault) await trx.updateTable('hearth_locales').set({ is_default: 0 }).execute();
         await trx
           .insertInto('hearth_locales')
-          .values({ code: input.code, name, is_default: input.isDefault ? 1 : 0, created_at: now().toISOString() })
+          .values({ code: input.code, name, is_default: input.isDefault ? 1 : 0, created_at: at, updated_at: at })
           .onConflict((oc) =>
-            oc.column('code').doUpdateSet(input.isDefault ? { name, is_default: 1 } : { name }),
+            oc.column('code').doUpdateSet(input.isDefault ? { name, is_default: 1, updated_at: at } : { name, updated_at: at }),
           )
           .execute();
+        const locale = await byCode(input.code, trx);
+        if (!locale) throw new LocaleInputError(`locale "${input.code}" could not be stored`);
+        return locale;
       });
-      return { code: input.code, name, isDefault: Boolean(input.isDefault) };
+    },
+    /** Renames a locale and/or makes it the default (the default is never unset: another one is made default instead). */
+    async update(id: number, input: { name?: string; isDefault?: boolean }): Promise<Locale | undefined> {
+      const at = now().toISOString();
+      return db.transaction().execute(async (trx) => {
+        const row = await trx.selectFrom('hearth_locales').selectAll().where('id', '=', id).executeTakeFirst();
+        if (!row) return undefined;
+        if (input.isDefault === true) await trx.updateTable('hearth_locales').set({ is_default: 0 }).execute();
+        const changes: Record<string, unknown> = { updated_at: at };
+        if (input.name !== undefined) changes.name = input.name.trim() || defaultLocaleName(String(row.code));
+        if (input.isDefault === true) changes.is_default = 1;
+        await trx.updateTable('hearth_locales').set(changes).where('id', '=', id).execute();
+        return byCode(String(row.code), trx);
+      });
+    },
+    /** Deletes a locale row inside the caller's transaction (which also removes that locale's content). */
+    async remove(trx: Db, id: number): Promise<void> {
+      await trx.deleteFrom('hearth_locales').where('id', '=', id).execute();
     },
     /** Makes sure a default locale exists (`en` on a new data dir). */
     async ensureDefault(): Promise<void> {
@@ -67,4 +121,5 @@ export function createLocaleService(deps: { db: Db; now: () => Date }) {
   return service;
 }
 
+/** The i18n locales. */
 export type LocaleService = ReturnType<typeof createLocaleService>;

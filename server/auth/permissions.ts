@@ -38,6 +38,18 @@ export function createPermissionService(deps: { db: Db; now: () => Date }) {
       const rows = await db.selectFrom('hearth_permissions').select('action').where('role', '=', role).orderBy('action').execute();
       return rows.map((r) => String(r.action));
     },
+    /** Replaces a role's whole set of actions (one transaction). */
+    async replace(role: string, actions: readonly string[]): Promise<void> {
+      const at = now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('hearth_permissions').where('role', '=', role).execute();
+        for (const action of new Set(actions)) await trx.insertInto('hearth_permissions').values({ role, action, created_at: at }).execute();
+      });
+    },
+    /** Forgets every action of a role (the role is being deleted). */
+    async clear(role: string): Promise<void> {
+      await db.deleteFrom('hearth_permissions').where('role', '=', role).execute();
+    },
   };
 }
 

@@ -105,6 +105,99 @@ const MIGRATIONS: readonly Migration[] = [
       await db.schema.createIndex('hearth_files_related_file_idx').on('hearth_files_related').column('file_id').execute();
     },
   },
+  {
+    version: 2,
+    description: 'admin users and sessions; numeric ids for locales',
+    async up(db, kind) {
+      await withIdColumn(kind, db.schema.createTable('hearth_admin_users'))
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('firstname', 'text')
+        .addColumn('lastname', 'text')
+        .addColumn('password_hash', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await withIdColumn(kind, db.schema.createTable('hearth_admin_sessions'))
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('user_id', 'integer', (c) => c.notNull().references('hearth_admin_users.id').onDelete('cascade'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_used_at', 'text', (c) => c.notNull())
+        .execute();
+      // The admin API addresses locales by numeric id, as Strapi's i18n plugin does: rebuild the table with one.
+      await withIdColumn(kind, db.schema.createTable('hearth_locales_v2'))
+        .addColumn('code', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      const locales = await db.selectFrom('hearth_locales').selectAll().orderBy('created_at').orderBy('code').execute();
+      for (const row of locales) {
+        await db
+          .insertInto('hearth_locales_v2')
+          .values({ code: row.code, name: row.name, is_default: row.is_default, created_at: row.created_at, updated_at: row.created_at })
+          .execute();
+      }
+      await db.schema.dropTable('hearth_locales').execute();
+      await db.schema.alterTable('hearth_locales_v2').renameTo('hearth_locales').execute();
+    },
+  },
+  {
+    version: 3,
+    description: 'users & permissions: end users, roles, their link, refresh-token sessions',
+    async up(db, kind) {
+      // Both models are content types: the system columns every content table has, then their attributes.
+      await withIdColumn(kind, db.schema.createTable('up_roles'))
+        .addColumn('documentId', 'text', (c) => c.notNull())
+        .addColumn('createdAt', 'text', (c) => c.notNull())
+        .addColumn('updatedAt', 'text', (c) => c.notNull())
+        .addColumn('publishedAt', 'text')
+        .addColumn('locale', 'text')
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addColumn('type', 'text', (c) => c.notNull().unique())
+        .execute();
+      await withIdColumn(kind, db.schema.createTable('up_users'))
+        .addColumn('documentId', 'text', (c) => c.notNull())
+        .addColumn('createdAt', 'text', (c) => c.notNull())
+        .addColumn('updatedAt', 'text', (c) => c.notNull())
+        .addColumn('publishedAt', 'text')
+        .addColumn('locale', 'text')
+        .addColumn('username', 'text', (c) => c.notNull().unique())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('provider', 'text')
+        .addColumn('password', 'text')
+        .addColumn('resetPasswordToken', 'text')
+        .addColumn('confirmationToken', 'text')
+        .addColumn('confirmed', 'boolean')
+        .addColumn('blocked', 'boolean')
+        .execute();
+      await db.schema.createIndex('up_users_email_idx').on('up_users').column('email').execute();
+      await withIdColumn(kind, db.schema.createTable('up_users_role_lnk'))
+        .addColumn('entity_id', 'integer', (c) => c.notNull().references('up_users.id').onDelete('cascade'))
+        .addColumn('target_id', 'integer', (c) => c.notNull().references('up_roles.id').onDelete('cascade'))
+        .addColumn('ord', 'real')
+        .addColumn('inv_ord', 'real')
+        .execute();
+      await db.schema.createIndex('up_users_role_lnk_entity_idx').on('up_users_role_lnk').columns(['entity_id', 'ord']).execute();
+      await db.schema.createIndex('up_users_role_lnk_target_idx').on('up_users_role_lnk').columns(['target_id', 'inv_ord']).execute();
+      await withIdColumn(kind, db.schema.createTable('up_sessions'))
+        .addColumn('session_id', 'text', (c) => c.notNull().unique())
+        .addColumn('user_id', 'integer', (c) => c.notNull().references('up_users.id').onDelete('cascade'))
+        .addColumn('device_id', 'text', (c) => c.notNull())
+        .addColumn('family_id', 'text', (c) => c.notNull())
+        .addColumn('child_id', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('metadata', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('absolute_expires_at', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('up_sessions_user_idx').on('up_sessions').columns(['user_id', 'device_id']).execute();
+      await db.schema.createIndex('up_sessions_family_idx').on('up_sessions').column('family_id').execute();
+    },
+  },
 ];
 
 /** The newest internal schema version this build knows. */

@@ -4,6 +4,7 @@ export type ErrorName =
   | 'ValidationError'
   | 'PaginationError'
   | 'SyntaxError'
+  | 'BadRequestError'
   | 'UnauthorizedError'
   | 'ForbiddenError'
   | 'PolicyError'
@@ -19,6 +20,7 @@ const STATUS: Record<ErrorName, number> = {
   ValidationError: 400,
   PaginationError: 400,
   SyntaxError: 400,
+  BadRequestError: 400,
   UnauthorizedError: 401,
   ForbiddenError: 403,
   PolicyError: 403,

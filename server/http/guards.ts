@@ -30,12 +30,15 @@ export function hostCheck(listenHost: string, extra: readonly string[]) {
 
 /**
  * CORS for the content API as Strapi configures it by default: any origin (echoed, with credentials),
- * preflights answered with the methods and headers the API uses.
+ * preflights answered with the methods and headers the API uses. With a list of origins
+ * (HEARTH_CORS_ORIGINS), other origins get no CORS headers, so browsers keep their pages out.
  */
-export function cors() {
+export function cors(origins: readonly string[] | null = null) {
+  const allowed = origins === null ? null : new Set(origins);
   return (req: Request, res: Response, next: NextFunction): void => {
     const origin = req.headers.origin;
-    if (origin === undefined) {
+    if (allowed !== null) res.vary('Origin');
+    if (origin === undefined || (allowed !== null && !allowed.has(origin))) {
       next();
       return;
     }

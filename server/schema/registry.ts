@@ -1,5 +1,6 @@
 import { identifier } from '../db/identifiers.js';
 import { FILE_MODEL } from './file-model.js';
+import { USERS_PERMISSIONS_MODELS, USERS_PERMISSIONS_TABLES } from '../users/models.js';
 import { SchemaError } from './parse.js';
 import type { ProjectSchemas } from './load.js';
 import type { Attribute, ComponentModel, ContentTypeModel, Model, RelationAttribute } from './types.js';
@@ -125,6 +126,8 @@ export function buildRegistry(project: ProjectSchemas): Registry {
     tables.set(key, owner);
   };
   byUid.set(FILE_MODEL.uid, FILE_MODEL);
+  for (const model of USERS_PERMISSIONS_MODELS) byUid.set(model.uid, model);
+  for (const table of USERS_PERMISSIONS_TABLES) claimTable(table, 'plugin::users-permissions');
   for (const model of [...project.contentTypes, ...project.components]) {
     if (byUid.has(model.uid)) throw new SchemaError(`${model.uid} is declared twice`);
     byUid.set(model.uid, model);

@@ -44,7 +44,7 @@ const REAL_KINDS = new Set(['float', 'decimal']);
  * Whether data stored for attribute type `from` can be read as type `to` without loss:
  * text stays text, integers widen to bigger integers or reals, anything readable becomes text.
  */
-function compatible(from: string, to: string): boolean {
+export function compatible(from: string, to: string): boolean {
   if (from === to) return true;
   if (TEXT_KINDS.has(to)) return TEXT_KINDS.has(from) || INTEGER_KINDS.has(from) || REAL_KINDS.has(from) || from === 'boolean';
   if (INTEGER_KINDS.has(to)) return (INTEGER_KINDS.has(from) && from !== 'timestamp' && to !== 'timestamp') || from === 'boolean';
@@ -57,7 +57,7 @@ async function hasData(db: Db, table: string, column: string): Promise<boolean> 
   return row !== undefined;
 }
 
-async function addColumn(database: Database, db: Db, table: string, column: ColumnPlan): Promise<void> {
+async function addColumn(database: Pick<Database, 'kind'>, db: Db, table: string, column: ColumnPlan): Promise<void> {
   await db.schema
     .alterTable(table)
     .addColumn(column.name, columnType(database.kind, column.storage), (c) => {
@@ -68,7 +68,7 @@ async function addColumn(database: Database, db: Db, table: string, column: Colu
     .execute();
 }
 
-async function createTable(database: Database, db: Db, plan: TablePlan): Promise<void> {
+async function createTable(database: Pick<Database, 'kind'>, db: Db, plan: TablePlan): Promise<void> {
   let builder = withIdColumn(database.kind, db.schema.createTable(plan.name));
   for (const column of plan.columns) {
     builder = builder.addColumn(column.name, columnType(database.kind, column.storage), (c) => {
@@ -89,7 +89,7 @@ async function recordKind(db: Db, table: string, column: string, kind: string): 
 }
 
 /** Replaces a column by one of another storage class, copying values when they convert losslessly. */
-async function convertColumn(database: Database, db: Db, table: string, column: ColumnPlan, copy: boolean, retireAs: string | null): Promise<void> {
+async function convertColumn(database: Pick<Database, 'kind'>, db: Db, table: string, column: ColumnPlan, copy: boolean, retireAs: string | null): Promise<void> {
   const temporary = retireAs ?? `${column.name}__hearth_old`;
   await db.schema.alterTable(table).renameColumn(column.name, temporary).execute();
   await addColumn(database, db, table, column);
@@ -111,7 +111,7 @@ function castExpression(storage: StorageType, from: string) {
   }
 }
 
-async function syncColumn(database: Database, db: Db, state: Known, plan: TablePlan, column: ColumnPlan, options: SyncOptions): Promise<void> {
+async function syncColumn(database: Pick<Database, 'kind'>, db: Db, state: Known, plan: TablePlan, column: ColumnPlan, options: SyncOptions): Promise<void> {
   const existing = state.tables.get(plan.name);
   const recorded = state.kinds.get(kindKey(plan.name, column.name));
   if (!existing?.has(column.name)) {
@@ -138,7 +138,8 @@ async function syncColumn(database: Database, db: Db, state: Known, plan: TableP
   await recordKind(db, plan.name, column.name, column.kind);
 }
 
-function storageClass(kind: string): StorageType {
+/** The storage class a recorded column kind lives in. */
+export function storageClass(kind: string): StorageType {
   if (kind === 'integer' || kind === 'link') return 'integer';
   if (kind === 'biginteger' || kind === 'timestamp') return 'bigint';
   if (kind === 'float' || kind === 'decimal' || kind === 'order') return 'real';
@@ -191,33 +192,46 @@ async function syncLocalization(db: Db, state: Known, models: readonly Model[], 
  * a retyped attribute keeps its data or, if that cannot be done, refuses to start.
  */
 export async function syncSchema(database: Database, registry: Registry, options: SyncOptions): Promise<void> {
+  await database.db.transaction().execute((db) => syncSchemaIn(db, database.kind, registry, options));
+}
+
+/** syncSchema inside a transaction the caller holds (the content-type builder's, with its own steps around it). */
+export async function syncSchemaIn(db: Db, kind: Database['kind'], registry: Registry, options: SyncOptions): Promise<void> {
+  const database = { kind };
   const models: Model[] = [...registry.contentTypes, ...registry.components];
-  await database.db.transaction().execute(async (db) => {
-    const state = await readState(db);
-    await renameMovedTables(db, state, registry, models, options.log);
-    for (const model of models) {
-      for (const plan of tablesFor(model, registry)) {
-        if (!state.tables.has(plan.name)) {
-          await createTable(database, db, plan);
-          state.tables.set(plan.name, new Set(['id', ...plan.columns.map((c) => c.name)]));
-          for (const column of plan.columns) await recordKind(db, plan.name, column.name, column.kind);
-        } else {
-          for (const column of plan.columns) await syncColumn(database, db, state, plan, column, options);
-        }
-        for (const index of plan.indexes) {
-          await db.schema.createIndex(index.name).ifNotExists().on(plan.name).columns([...index.columns]).execute();
-        }
+  const state = await readState(db);
+  await renameMovedTables(db, state, registry, models, options.log);
+  for (const model of models) {
+    for (const plan of tablesFor(model, registry)) {
+      if (!state.tables.has(plan.name)) {
+        await createTable(database, db, plan);
+        state.tables.set(plan.name, new Set(['id', ...plan.columns.map((c) => c.name)]));
+        for (const column of plan.columns) await recordKind(db, plan.name, column.name, column.kind);
+      } else {
+        for (const column of plan.columns) await syncColumn(database, db, state, plan, column, options);
+      }
+      for (const index of plan.indexes) {
+        await db.schema.createIndex(index.name).ifNotExists().on(plan.name).columns([...index.columns]).execute();
       }
     }
-    await syncLocalization(db, state, models, options.defaultLocale);
-    const now = options.now();
-    for (const model of models) {
-      const schema = JSON.stringify(model.raw);
-      await db
-        .insertInto('hearth_models')
-        .values({ uid: model.uid, table_name: model.table, schema, updated_at: now })
-        .onConflict((oc) => oc.column('uid').doUpdateSet({ table_name: model.table, schema, updated_at: now }))
-        .execute();
-    }
-  });
+  }
+  await syncLocalization(db, state, models, options.defaultLocale);
+  const now = options.now();
+  for (const model of models) {
+    const schema = JSON.stringify(model.raw);
+    await db
+      .insertInto('hearth_models')
+      .values({ uid: model.uid, table_name: model.table, schema, updated_at: now })
+      .onConflict((oc) => oc.column('uid').doUpdateSet({ table_name: model.table, schema, updated_at: now }))
+      .execute();
+  }
+}
+
+/** The schemas the database was last synced with, by uid (what "before" means for a change made on disk). */
+export async function syncedSchemas(db: Db): Promise<Map<string, Record<string, unknown>>> {
+  const out = new Map<string, Record<string, unknown>>();
+  for (const row of await db.selectFrom('hearth_models').select(['uid', 'schema']).execute()) {
+    out.set(String(row.uid), JSON.parse(String(row.schema)) as Record<string, unknown>);
+  }
+  return out;
 }

@@ -6,6 +6,7 @@ import type { Registry } from '../schema/registry.js';
 import { createFileUrls, type FileUrls } from './file-access.js';
 import { createFileReads, type FileReads } from './file-reads.js';
 import { createLocalProvider } from './local-provider.js';
+import { reconcileLocalUploads } from './reconcile.js';
 import type { StorageProvider } from './storage-provider.js';
 import { createUploadService, type UploadService } from './upload-service.js';
 
@@ -75,6 +76,7 @@ export async function openUploads(deps: {
   const tmpRoot = uploadTempRoot(config.dataDir);
   await removeStaleTemp(tmpRoot);
   await mkdir(localDir, { recursive: true });
+  await reconcileLocalUploads({ database: deps.database, localDir, tmpRoot, log: deps.log });
   const provider = await createProvider(config, localDir);
   const urls = createFileUrls({ provider, publicUrl: config.publicUrl });
   return {

@@ -11,6 +11,8 @@ export interface TestServer {
   readonly url: string;
   readonly dataDir: string;
   readonly server: RunningServer;
+  /** Every line the server logged, in order (tests assert what never appears in them). */
+  readonly logs: readonly string[];
   /** Creates an API token and returns its plaintext. */
   token(type: 'full-access' | 'read-only' | 'custom', actions?: string[]): Promise<string>;
   request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
@@ -21,7 +23,17 @@ let tokenCounter = 0;
 
 /** Starts a real Hearth on a loopback port 0 with a fresh data dir in the system temp folder. */
 export async function startTestServer(
-  options: { schemas?: string; env?: NodeJS.ProcessEnv; dataDir?: string; acceptSchemaChanges?: boolean; now?: () => Date } = {},
+  options: {
+    schemas?: string;
+    env?: NodeJS.ProcessEnv;
+    dataDir?: string;
+    acceptSchemaChanges?: boolean;
+    now?: () => Date;
+    /** The desktop shell's per-launch secret (admin desktop sessions). */
+    desktopSecret?: string;
+    /** The built admin UI folder served at /admin. */
+    adminUiDir?: string;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
   const config = resolveConfig(
@@ -29,12 +41,19 @@ export async function startTestServer(
     options.env ?? {},
   );
   const logs: string[] = [];
-  const server = await startServer({ config, log: (m) => logs.push(m), ...(options.now ? { now: options.now } : {}) });
+  const server = await startServer({
+    config,
+    log: (m) => logs.push(m),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.desktopSecret !== undefined ? { desktopSecret: options.desktopSecret } : {}),
+    ...(options.adminUiDir !== undefined ? { adminUiDir: options.adminUiDir } : {}),
+  });
   const url = server.url;
   return {
     url,
     dataDir,
     server,
+    logs,
     async token(type, actions) {
       const { accessKey } = await server.services.tokens.create({
         name: `test-token-${++tokenCounter}`,

@@ -1,0 +1,183 @@
+import type { Db, Row } from '../db/database.js';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+
+/** An admin account as the admin API shows it: never with its password hash. */
+export interface AdminUser {
+  readonly id: number;
+  readonly email: string;
+  readonly firstname: string | null;
+  readonly lastname: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/**
+ * Input the admin accounts refuse. `field` names the offending input; `conflict` marks input that
+ * is well-formed but clashes with stored state (a taken email, a second owner).
+ */
+export class AdminInputError extends Error {
+  override readonly name = 'AdminInputError';
+  constructor(
+    message: string,
+    readonly field: string | null,
+    readonly conflict = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The email of the owner the desktop app creates on first launch (password login stays closed until reset). */
+export const LOCAL_OWNER_EMAIL = 'owner@hearth.localhost';
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** Trimmed and lower-cased, so emails compare case-insensitively. */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function checkEmail(email: string): string {
+  const normalised = normaliseEmail(email);
+  if (!EMAIL.test(normalised) || normalised.length > 254) throw new AdminInputError('email must be a valid email', 'email');
+  return normalised;
+}
+
+function checkPassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem !== null) throw new AdminInputError(problem, 'password');
+}
+
+const toUser = (row: Row): AdminUser => ({
+  id: Number(row.id),
+  email: String(row.email),
+  firstname: row.firstname === null || row.firstname === undefined ? null : String(row.firstname),
+  lastname: row.lastname === null || row.lastname === undefined ? null : String(row.lastname),
+  createdAt: String(row.created_at),
+  updatedAt: String(row.updated_at),
+});
+
+/** What a new account is made of; a null password makes an account that cannot log in with one. */
+export interface NewAdmin {
+  readonly email: string;
+  readonly password: string | null;
+  readonly firstname?: string | null;
+  readonly lastname?: string | null;
+}
+
+/** Admin accounts: owner registration, password checks, profile and password changes. */
+export function createAdminUsers(deps: { db: Db; now: () => Date }) {
+  const { db, now } = deps;
+
+  async function byEmail(email: string, on: Db = db): Promise<Row | undefined> {
+    return on.selectFrom('hearth_admin_users').selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();
+  }
+
+  async function insert(on: Db, input: NewAdmin): Promise<AdminUser> {
+    const email = checkEmail(input.email);
+    if (input.password !== null) checkPassword(input.password);
+    if (await byEmail(email, on)) throw new AdminInputError('Email already taken', 'email', true);
+    const at = now().toISOString();
+    const row = await on
+      .insertInto('hearth_admin_users')
+      .values({
+        email,
+        firstname: input.firstname ?? null,
+        lastname: input.lastname ?? null,
+        password_hash: input.password === null ? null : await hashPassword(input.password),
+        created_at: at,
+        updated_at: at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toUser(row);
+  }
+
+  const users = {
+    async hasAdmin(): Promise<boolean> {
+      return (await db.selectFrom('hearth_admin_users').select('id').limit(1).executeTakeFirst()) !== undefined;
+    },
+
+    async get(id: number): Promise<AdminUser | undefined> {
+      const row = await db.selectFrom('hearth_admin_users').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toUser(row) : undefined;
+    },
+
+    /** Adds an admin (the CLI may add several); a taken email is a conflict. */
+    create(input: NewAdmin): Promise<AdminUser> {
+      return db.transaction().execute((trx) => insert(trx, input));
+    },
+
+    /** First-run registration: only while no admin exists, checked in the same transaction as the insert. */
+    registerOwner(input: NewAdmin): Promise<AdminUser> {
+      return db.transaction().execute(async (trx) => {
+        if (await trx.selectFrom('hearth_admin_users').select('id').limit(1).executeTakeFirst()) {
+          throw new AdminInputError('You cannot register a new super admin', null, true);
+        }
+        return insert(trx, input);
+      });
+    },
+
+    /** The account behind an email and password, or null; unknown emails cost as much time as wrong passwords. */
+    async authenticate(email: string, password: string): Promise<AdminUser | null> {
+      const row = await byEmail(email);
+      const stored = row && typeof row.password_hash === 'string' ? row.password_hash : null;
+      const ok = await verifyPassword(password, stored);
+      return ok && row ? toUser(row) : null;
+    },
+
+    /** The first admin, created as the password-less local owner when none exists (desktop sessions). */
+    localOwner(): Promise<AdminUser> {
+      return db.transaction().execute(async (trx) => {
+        const first = await trx.selectFrom('hearth_admin_users').selectAll().orderBy('id').limit(1).executeTakeFirst();
+        if (first) return toUser(first);
+        return insert(trx, { email: LOCAL_OWNER_EMAIL, password: null, firstname: 'Local', lastname: null });
+      });
+    },
+
+    /** Sets the password of the account with this email; undefined when there is none. */
+    async setPassword(email: string, password: string): Promise<AdminUser | undefined> {
+      checkPassword(password);
+      const row = await byEmail(email);
+      if (!row) return undefined;
+      await db
+        .updateTable('hearth_admin_users')
+        .set({ password_hash: await hashPassword(password), updated_at: now().toISOString() })
+        .where('id', '=', Number(row.id))
+        .execute();
+      return users.get(Number(row.id));
+    },
+
+    /** Profile changes; a new password needs the current one, unless the account has none yet (the local owner). */
+    async update(
+      id: number,
+      changes: { firstname?: string | null; lastname?: string | null; email?: string; currentPassword?: string; password?: string },
+    ): Promise<{ user: AdminUser; passwordChanged: boolean } | undefined> {
+      const row = await db.selectFrom('hearth_admin_users').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) return undefined;
+      const set: Record<string, unknown> = { updated_at: now().toISOString() };
+      if (changes.firstname !== undefined) set.firstname = changes.firstname;
+      if (changes.lastname !== undefined) set.lastname = changes.lastname;
+      if (changes.email !== undefined) {
+        const email = checkEmail(changes.email);
+        const other = await byEmail(email);
+        if (other && Number(other.id) !== id) throw new AdminInputError('Email already taken', 'email', true);
+        set.email = email;
+      }
+      if (changes.password !== undefined) {
+        checkPassword(changes.password);
+        const stored = typeof row.password_hash === 'string' ? row.password_hash : null;
+        if (stored !== null && !(await verifyPassword(changes.currentPassword ?? '', stored))) {
+          throw new AdminInputError('Current password is invalid', 'currentPassword');
+        }
+        set.password_hash = await hashPassword(changes.password);
+      }
+      await db.updateTable('hearth_admin_users').set(set).where('id', '=', id).execute();
+      const user = await users.get(id);
+      return user ? { user, passwordChanged: changes.password !== undefined } : undefined;
+    },
+  };
+  return users;
+}
+
+/** Admin accounts. */
+export type AdminUsers = ReturnType<typeof createAdminUsers>;

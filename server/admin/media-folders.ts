@@ -1,0 +1,181 @@
+import type { Db, Row } from '../db/database.js';
+import { newDocumentId } from '../documents/store.js';
+import { MAX_FOLDER_NAME_LENGTH } from '../limits.js';
+
+/** A media library folder as the admin API shows it. */
+export interface FolderOut {
+  readonly id: number;
+  readonly name: string;
+  readonly pathId: number;
+  /** `/<pathId of the root ancestor>/.../<own pathId>`, as Strapi's folders; files carry it as `folderPath`. */
+  readonly path: string;
+  readonly parent: number | null;
+  readonly children: { readonly count: number };
+  readonly files: { readonly count: number };
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** A folder request the library refuses; `field` names the offending input. */
+export class FolderInputError extends Error {
+  override readonly name = 'FolderInputError';
+  constructor(
+    message: string,
+    readonly field: 'name' | 'parent',
+  ) {
+    super(message);
+  }
+}
+
+const under = (path: string) => `${path}/%`;
+
+/** Media library folders (admin only, as in Strapi): nested by `parent_id`, addressed by `path`. */
+export function createMediaFolders(deps: { db: Db; now: () => Date }) {
+  const { db, now } = deps;
+
+  /** Counts rows per key (`parent_id` of folders, `folder_id` of files) for the given folders, in one query. */
+  async function countsBy(table: string, column: string, ids: number[]): Promise<Map<number, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .selectFrom(table)
+      .select([column, (eb) => eb.fn.countAll().as('n')])
+      .where(column, 'in', ids)
+      .groupBy(column)
+      .execute();
+    return new Map(rows.map((r) => [Number(r[column]), Number(r.n)]));
+  }
+
+  async function present(rows: Row[]): Promise<FolderOut[]> {
+    const ids = rows.map((r) => Number(r.id));
+    const children = await countsBy('hearth_upload_folders', 'parent_id', ids);
+    const files = await countsBy('hearth_files', 'folder_id', ids);
+    return rows.map((row) => {
+      const id = Number(row.id);
+      return {
+        id,
+        name: String(row.name),
+        pathId: Number(row.pathId),
+        path: String(row.path),
+        parent: row.parent_id === null ? null : Number(row.parent_id),
+        children: { count: children.get(id) ?? 0 },
+        files: { count: files.get(id) ?? 0 },
+        createdAt: String(row.createdAt),
+        updatedAt: String(row.updatedAt),
+      };
+    });
+  }
+
+  const row = (id: number, on: Db = db) => on.selectFrom('hearth_upload_folders').selectAll().where('id', '=', id).executeTakeFirst();
+
+  async function checkName(on: Db, name: string, parent: number | null, exceptId: number | null): Promise<string> {
+    const trimmed = name.trim();
+    if (trimmed === '' || trimmed.length > MAX_FOLDER_NAME_LENGTH || trimmed.includes('/')) {
+      throw new FolderInputError(`name must be 1 to ${MAX_FOLDER_NAME_LENGTH} characters, without "/"`, 'name');
+    }
+    let q = on.selectFrom('hearth_upload_folders').select('id').where('name', '=', trimmed).where('parent_id', parent === null ? 'is' : '=', parent);
+    if (exceptId !== null) q = q.where('id', '<>', exceptId);
+    if (await q.executeTakeFirst()) throw new FolderInputError('A folder with this name already exists here', 'name');
+    return trimmed;
+  }
+
+  async function parentPath(on: Db, parent: number | null): Promise<string> {
+    if (parent === null) return '';
+    const found = await row(parent, on);
+    if (!found) throw new FolderInputError('parent folder does not exist', 'parent');
+    return String(found.path);
+  }
+
+  const folders = {
+    /** The folders directly under `parent` (the root when null), by name. */
+    async list(parent: number | null): Promise<FolderOut[]> {
+      const rows = await db.selectFrom('hearth_upload_folders').selectAll().where('parent_id', parent === null ? 'is' : '=', parent).orderBy('name').orderBy('id').execute();
+      return present(rows);
+    },
+
+    async get(id: number): Promise<FolderOut | undefined> {
+      const found = await row(id);
+      return found ? (await present([found]))[0] : undefined;
+    },
+
+    async create(input: { name: string; parent: number | null }): Promise<FolderOut> {
+      const id = await db.transaction().execute(async (trx) => {
+        const name = await checkName(trx, input.name, input.parent, null);
+        const prefix = await parentPath(trx, input.parent);
+        const max = await trx.selectFrom('hearth_upload_folders').select((eb) => eb.fn.max('pathId').as('m')).executeTakeFirst();
+        const pathId = Number(max?.m ?? 0) + 1;
+        const at = now().toISOString();
+        const inserted = await trx
+          .insertInto('hearth_upload_folders')
+          .values({ documentId: newDocumentId(), name, pathId, path: `${prefix}/${pathId}`, parent_id: input.parent, locale: null, createdAt: at, updatedAt: at, publishedAt: at })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return Number(inserted.id);
+      });
+      const created = await folders.get(id);
+      if (!created) throw new FolderInputError('folder could not be stored', 'name');
+      return created;
+    },
+
+    /** Renames and/or moves a folder; sub-folders and files follow its new path. */
+    async update(id: number, input: { name?: string; parent?: number | null }): Promise<FolderOut | undefined> {
+      const found = await db.transaction().execute(async (trx) => {
+        const current = await row(id, trx);
+        if (!current) return false;
+        const oldPath = String(current.path);
+        const parent = input.parent === undefined ? (current.parent_id === null ? null : Number(current.parent_id)) : input.parent;
+        const name = await checkName(trx, input.name ?? String(current.name), parent, id);
+        const prefix = await parentPath(trx, parent);
+        if (prefix === oldPath || prefix.startsWith(`${oldPath}/`)) throw new FolderInputError('a folder cannot move into itself or its sub-folders', 'parent');
+        const newPath = `${prefix}/${Number(current.pathId)}`;
+        const at = now().toISOString();
+        await trx.updateTable('hearth_upload_folders').set({ name, parent_id: parent, path: newPath, updatedAt: at }).where('id', '=', id).execute();
+        if (newPath !== oldPath) {
+          for (const sub of await trx.selectFrom('hearth_upload_folders').select(['id', 'path']).where('path', 'like', under(oldPath)).execute()) {
+            await trx.updateTable('hearth_upload_folders').set({ path: newPath + String(sub.path).slice(oldPath.length) }).where('id', '=', Number(sub.id)).execute();
+          }
+          for (const file of await trx.selectFrom('hearth_files').select(['id', 'folderPath']).where((eb) => eb.or([eb('folderPath', '=', oldPath), eb('folderPath', 'like', under(oldPath))])).execute()) {
+            await trx.updateTable('hearth_files').set({ folderPath: newPath + String(file.folderPath).slice(oldPath.length) }).where('id', '=', Number(file.id)).execute();
+          }
+        }
+        return true;
+      });
+      return found ? folders.get(id) : undefined;
+    },
+
+    /** The ids of the files inside a folder and all its sub-folders. */
+    async filesWithin(id: number): Promise<number[]> {
+      const found = await row(id);
+      if (!found) return [];
+      const path = String(found.path);
+      const ids = await db.selectFrom('hearth_upload_folders').select('id').where((eb) => eb.or([eb('id', '=', id), eb('path', 'like', under(path))])).execute();
+      const files = await db.selectFrom('hearth_files').select('id').where('folder_id', 'in', ids.map((r) => Number(r.id))).execute();
+      return files.map((f) => Number(f.id));
+    },
+
+    /** Deletes a folder row; its sub-folders go with it (the parent key cascades). */
+    async removeRow(id: number): Promise<void> {
+      await db.deleteFrom('hearth_upload_folders').where('id', '=', id).execute();
+    },
+
+    /** Puts a file in a folder (null: the root). False when the file does not exist. */
+    async moveFile(fileId: number, folder: number | null): Promise<boolean> {
+      const path = folder === null ? '/' : await parentPath(db, folder);
+      const result = await db
+        .updateTable('hearth_files')
+        .set({ folder_id: folder, folderPath: path, updatedAt: now().toISOString() })
+        .where('id', '=', fileId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** A folder's path, for filtering files by `folderPath`. */
+    async pathOf(id: number): Promise<string | undefined> {
+      const found = await row(id);
+      return found ? String(found.path) : undefined;
+    },
+  };
+  return folders;
+}
+
+/** The media library's folders. */
+export type MediaFolders = ReturnType<typeof createMediaFolders>;

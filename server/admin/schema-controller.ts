@@ -1,0 +1,152 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { LocaleService } from '../auth/locales.js';
+import type { Database, Db } from '../db/database.js';
+import { disableDraftAndPublish, enableDraftAndPublish } from '../documents/draft-toggle.js';
+import type { WriteEnv } from '../documents/store.js';
+import { AppError, applicationError } from '../errors/app-error.js';
+import { docsOf, sameDocs, type BuilderChange } from '../schema/builder.js';
+import { planChange, type ChangePlan } from '../schema/change-plan.js';
+import { loadProject } from '../schema/load.js';
+import { buildRegistry, type Registry } from '../schema/registry.js';
+import { fileChanges, writeFiles, type Undo } from '../schema/schema-writer.js';
+import { syncSchemaIn } from '../schema/sync.js';
+
+/**
+ * The running registry and the one way to change it: builder edits and hand edits of the schemas
+ * folder are applied one at a time (a promise-chain mutex), each in one database transaction
+ * that also writes the schema files, and the registry is swapped as the transaction ends.
+ * Requests that already hold the old registry finish with it.
+ */
+export interface SchemaController {
+  /** The registry of the request being served (pinned when it started), else the running one. */
+  current(): Registry;
+  /** Runs `fn` (a request's handling) with the running registry pinned, so a swap mid-request does not reach it. */
+  pin<T>(fn: () => T): T;
+  /** Applies one builder edit, computed from the registry current when its turn comes; resolves to the edited uid. */
+  apply(edit: (registry: Registry) => BuilderChange): Promise<string>;
+  /** Re-reads the schemas folder; an invalid or refused state is logged and the running registry stays. */
+  reloadFromDisk(): Promise<void>;
+  /** Resolves once no change is running or queued (before the database closes). */
+  idle(): Promise<void>;
+}
+
+/** What the controller is built from. */
+export interface SchemaControllerDeps {
+  readonly database: Database;
+  readonly schemasDir: string;
+  readonly initial: Registry;
+  readonly locales: LocaleService;
+  readonly now: () => Date;
+  readonly log: (message: string) => void;
+  readonly acceptSchemaChanges: boolean;
+}
+
+const dataLossError = (plan: ChangePlan) =>
+  applicationError('This change would delete stored data; send confirmDataLoss: true to make it anyway', { dataLoss: plan.loss });
+
+/** Builds the schema controller around the registry the server started with. */
+export function createSchemaController(deps: SchemaControllerDeps): SchemaController {
+  const { database, now, log } = deps;
+  let registry = deps.initial;
+  const pinned = new AsyncLocalStorage<Registry>();
+  let tail: Promise<unknown> = Promise.resolve();
+
+  function exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = tail.then(task);
+    tail = run.catch(() => undefined);
+    return run;
+  }
+
+  const syncOptions = async () => ({
+    acceptSchemaChanges: deps.acceptSchemaChanges,
+    defaultLocale: await deps.locales.defaultCode(),
+    now: () => now().toISOString(),
+    log,
+  });
+
+  async function migrateDrafts(db: Db, next: Registry, plan: ChangePlan['draftAndPublish'], defaultLocale: string): Promise<void> {
+    const env: WriteEnv = { db, registry: next, now: () => now().toISOString(), defaultLocale };
+    for (const uid of plan.enabled) {
+      const model = next.contentType(uid);
+      if (model) await enableDraftAndPublish(env, model);
+    }
+    for (const uid of plan.disabled) {
+      const model = next.contentType(uid);
+      if (model) await disableDraftAndPublish(env, model);
+    }
+  }
+
+  /** Runs a change's database work and file writes in one transaction; the registry is swapped just before commit. */
+  async function commit(next: Registry, work: (db: Db) => Promise<Undo | null>): Promise<void> {
+    const before = registry;
+    const written: { undo: Undo | null } = { undo: null };
+    try {
+      await database.db.transaction().execute(async (trx) => {
+        written.undo = await work(trx);
+        registry = next;
+      });
+    } catch (err) {
+      registry = before;
+      if (written.undo !== null) await written.undo();
+      throw err;
+    }
+  }
+
+  async function applyChange(change: BuilderChange): Promise<void> {
+    const before = registry;
+    const options = await syncOptions();
+    const changes = await fileChanges(deps.schemasDir, docsOf(before), change.docs);
+    await commit(change.registry, async (trx) => {
+      const plan = await planChange(trx, before, change.registry, change.renames);
+      if (plan.loss.length > 0 && !change.confirmDataLoss) throw dataLossError(plan);
+      for (const step of plan.steps) await step(trx);
+      await syncSchemaIn(trx, database.kind, change.registry, options);
+      await migrateDrafts(trx, change.registry, plan.draftAndPublish, options.defaultLocale);
+      try {
+        return await writeFiles(deps.schemasDir, changes);
+      } catch (err) {
+        throw applicationError(`Cannot write the schemas folder ${deps.schemasDir}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+  }
+
+  async function reload(): Promise<void> {
+    let next: Registry;
+    try {
+      next = buildRegistry(await loadProject(deps.schemasDir));
+    } catch (err) {
+      log(`schemas: ${deps.schemasDir} has an invalid schema, keeping the running one: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    if (sameDocs(docsOf(next), docsOf(registry))) return;
+    const before = registry;
+    try {
+      const options = await syncOptions();
+      await commit(next, async (trx) => {
+        const plan = await planChange(trx, before, next, new Map());
+        await syncSchemaIn(trx, database.kind, next, options);
+        // Hand edits never delete data: drafts are created when draft & publish is switched on, and kept when it is switched off.
+        await migrateDrafts(trx, next, { enabled: plan.draftAndPublish.enabled, disabled: [] }, options.defaultLocale);
+        return null;
+      });
+      log(`schemas: reloaded ${deps.schemasDir}`);
+    } catch (err) {
+      const message = err instanceof AppError || err instanceof Error ? err.message : String(err);
+      log(`schemas: the change in ${deps.schemasDir} was not applied, keeping the running schemas: ${message.split('\n')[0]}`);
+    }
+  }
+
+  return {
+    current: () => pinned.getStore() ?? registry,
+    pin: (fn) => pinned.run(registry, fn),
+    apply(edit) {
+      return exclusive(async () => {
+        const change = edit(registry);
+        await applyChange(change);
+        return change.uid;
+      });
+    },
+    reloadFromDisk: () => exclusive(reload),
+    idle: () => tail.then(() => undefined),
+  };
+}

@@ -1,0 +1,71 @@
+import type { Db } from '../db/database.js';
+import type { Registry } from '../schema/registry.js';
+import type { ContentTypeModel, Model } from '../schema/types.js';
+
+/** One place a file is used: a document (version) and the attribute path holding the file. */
+export interface Usage {
+  readonly uid: string;
+  readonly documentId: string;
+  readonly locale: string | null;
+  /** The attribute, dotted through components (`seo.image`). */
+  readonly field: string;
+  readonly displayName: string;
+  /** The document's main field (its first string attribute), or null. */
+  readonly title: string | null;
+}
+
+/** Models whose component or dynamic-zone attributes may hold a component. */
+function holdersOf(registry: Registry, componentUid: string): Model[] {
+  return [...registry.contentTypes, ...registry.components].filter((m) =>
+    [...m.attributes.values()].some((a) => (a.kind === 'component' && a.component === componentUid) || (a.kind === 'dynamiczone' && a.components.includes(componentUid))),
+  );
+}
+
+/** Walks from a component row up to the content-type rows holding it (the registry rejects nesting cycles), with the attribute path. */
+async function owners(db: Db, registry: Registry, model: Model, rowId: number, field: string): Promise<{ model: ContentTypeModel; rowId: number; field: string }[]> {
+  if (model.modelType === 'contentType') return [{ model, rowId, field }];
+  const found: { model: ContentTypeModel; rowId: number; field: string }[] = [];
+  for (const holder of holdersOf(registry, model.uid)) {
+    const links = await db
+      .selectFrom(registry.componentsTable(holder))
+      .select(['entity_id', 'field'])
+      .where('cmp_id', '=', rowId)
+      .where('component_type', '=', model.uid)
+      .execute();
+    for (const link of links) found.push(...(await owners(db, registry, holder, Number(link.entity_id), `${String(link.field)}.${field}`)));
+  }
+  return found;
+}
+
+const mainField = (model: ContentTypeModel): string | undefined =>
+  [...model.attributes.values()].find((a) => a.kind === 'scalar' && a.type === 'string' && !a.private)?.name;
+
+/** Every document (each locale once) whose attributes, or components, link to a file; sorted by type, document, locale, field. */
+export async function whereUsed(db: Db, registry: Registry, fileId: number): Promise<Usage[]> {
+  const links = await db.selectFrom('hearth_files_related').select(['related_id', 'related_type', 'field']).where('file_id', '=', fileId).orderBy('id').execute();
+  const seen = new Set<string>();
+  const out: Usage[] = [];
+  for (const link of links) {
+    const model = registry.model(String(link.related_type));
+    if (!model) continue;
+    for (const owner of await owners(db, registry, model, Number(link.related_id), String(link.field))) {
+      const title = mainField(owner.model);
+      const row = await db.selectFrom(owner.model.table).selectAll().where('id', '=', owner.rowId).executeTakeFirst();
+      if (!row) continue;
+      const usage: Usage = {
+        uid: owner.model.uid,
+        documentId: String(row.documentId),
+        locale: typeof row.locale === 'string' ? row.locale : null,
+        field: owner.field,
+        displayName: owner.model.displayName,
+        title: title !== undefined && row[title] !== null && row[title] !== undefined ? String(row[title]) : null,
+      };
+      const key = [usage.uid, usage.documentId, usage.locale, usage.field].join('\u0000');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(usage);
+    }
+  }
+  const key = (u: Usage) => [u.uid, u.documentId, u.locale ?? '', u.field].join('\u0000');
+  return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}

@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import type { Database, Db } from '../db/database.js';
+import { setMeta } from '../db/migrations.js';
+import { BACKUP_MAX_LINE_BYTES } from '../limits.js';
+import { referencedLocalKeys } from '../uploads/reconcile.js';
+import type { BackupDialect } from './dialect.js';
+import { linesOf } from './json-lines.js';
+import { archiveError, type ArchivedTable, type Manifest } from './manifest.js';
+import { clearTable, createIndexes, createTable, insertBatchSize, insertRows } from './table-io.js';
+import { dependencyOrder, type TableSpec } from './table-spec.js';
+import { decodeValue } from './values.js';
+
+/** What a restore writes into, and from. */
+export interface RestoreInput {
+  /** A fresh database, migrated to this build's schema version. */
+  readonly database: Database;
+  readonly dialect: BackupDialect;
+  readonly manifest: Manifest;
+  /** The unpacked archive. */
+  readonly dir: string;
+  readonly mediaKeys: ReadonlySet<string>;
+  /** Where the restored schema folder will live (recorded as the one last served), or null without one. */
+  readonly schemasDir: string | null;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A table the migrations made must have every column the archive carries. */
+function checkCompatible(archived: ArchivedTable, current: TableSpec): void {
+  const have = new Set(current.columns.map((c) => c.name));
+  const extra = archived.columns.find((c) => !have.has(c.name));
+  if (extra) throw archiveError(`table ${archived.name} has a column ${extra.name} that this build's table lacks`);
+}
+
+/** One archived line as a row in the driver's types; its keys must be exactly the table's columns. */
+function rowOf(line: string, table: ArchivedTable, dialect: BackupDialect, at: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    throw archiveError(`${at} is not JSON`);
+  }
+  if (!isRecord(parsed) || Object.keys(parsed).length !== table.columns.length) throw archiveError(`${at} does not have the table's columns`);
+  const row: Record<string, unknown> = {};
+  for (const column of table.columns) {
+    if (!Object.hasOwn(parsed, column.name)) throw archiveError(`${at} lacks column ${column.name}`);
+    row[column.name] = dialect.toStored(decodeValue(parsed[column.name], `${at}, column ${column.name}`), column);
+  }
+  return row;
+}
+
+/** Streams a table's JSON lines into it in batches; the count must match the manifest. */
+async function restoreRows(db: Db, dialect: BackupDialect, table: ArchivedTable, file: string): Promise<void> {
+  const size = insertBatchSize(table);
+  let batch: Record<string, unknown>[] = [];
+  let n = 0;
+  for await (const line of linesOf(file, BACKUP_MAX_LINE_BYTES)) {
+    batch.push(rowOf(line, table, dialect, `${table.file} line ${++n}`));
+    if (batch.length >= size) {
+      await insertRows(db, table, batch);
+      batch = [];
+    }
+  }
+  await insertRows(db, table, batch);
+  if (n !== table.rows) throw archiveError(`${table.file} holds ${n} rows, its manifest says ${table.rows}`);
+}
+
+/** Every local media file the restored rows reference must have come with the archive. */
+async function checkMedia(db: Db, input: RestoreInput): Promise<void> {
+  const missing = new Set(input.manifest.media.missing);
+  for (const key of await referencedLocalKeys(db, join(input.dir, 'media'))) {
+    if (!input.mediaKeys.has(key) && !missing.has(key)) throw archiveError(`media file ${key} is referenced by a file row but not in the archive`);
+  }
+}
+
+/**
+ * Restores the archive's tables into a fresh database in ONE transaction: tables the migrations
+ * do not make are created as described, every table is emptied of what the migrations seeded,
+ * rows go in in dependency order (foreign-key checks deferred to commit for self references),
+ * indexes and id sequences follow, and the schemas folder is pointed at its new home.
+ */
+export async function restoreDatabase(input: RestoreInput): Promise<number> {
+  const { database, dialect, manifest } = input;
+  return database.db.transaction().execute(async (trx) => {
+    await dialect.beginRestore(trx);
+    const existing = new Map((await dialect.describe(trx)).map((t) => [t.name, t]));
+    const ordered = dependencyOrder(manifest.tables);
+    const created: ArchivedTable[] = [];
+    for (const table of ordered) {
+      const current = existing.get(table.name);
+      if (current) checkCompatible(table, current);
+      else {
+        await createTable(trx, database.kind, table, dialect);
+        created.push(table);
+      }
+    }
+    for (const table of [...ordered].reverse()) if (existing.has(table.name)) await clearTable(trx, table);
+    for (const table of ordered) await restoreRows(trx, dialect, table, join(input.dir, table.file));
+    for (const table of created) await createIndexes(trx, table);
+    for (const table of ordered) if (table.sequence !== null) await dialect.restoreSequence(trx, table.name, table.sequence);
+    if (existing.has('hearth_meta')) {
+      if (input.schemasDir !== null) await setMeta(trx, 'last_schemas_dir', input.schemasDir);
+      else await trx.deleteFrom('hearth_meta').where('key', '=', 'last_schemas_dir').execute();
+    }
+    await checkMedia(trx, input);
+    return ordered.reduce((n, t) => n + t.rows, 0);
+  });
+}

@@ -1,0 +1,115 @@
+import express, { type Request } from 'express';
+import { findMany, findOne } from '../documents/reader.js';
+import {
+  actionLocale,
+  deleteDocumentLocale,
+  discardDraft,
+  documentStatuses,
+  publishDocument,
+  unpublishDocument,
+  type StatusMap,
+} from '../documents/manage.js';
+import { notFound } from '../errors/app-error.js';
+import { ADMIN_DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits.js';
+import { readListQuery, readOneQuery, type QueryEnv } from '../query/read-query.js';
+import type { ContentTypeModel } from '../schema/types.js';
+import { documentDeps, type Services } from '../services.js';
+import { fieldError } from './admin-input.js';
+import { parseQueryString, rawQuery } from './query-string.js';
+import { sendJson } from './respond.js';
+
+type Raw = Record<string, unknown>;
+const ADMIN_ACCESS = { canRead: () => true };
+
+/** The one locale code of `?locale=`, or null. */
+function localeParam(raw: Raw): string | null {
+  const locale = raw.locale;
+  if (locale === undefined || locale === null || locale === '') return null;
+  if (typeof locale !== 'string') throw fieldError(['locale'], 'locale must be one locale code');
+  return locale;
+}
+
+/** Adds `status` and (for localized types) `localizations` to entries read as drafts. */
+function withStatus(model: ContentTypeModel, entries: Record<string, unknown>[], statuses: StatusMap): Record<string, unknown>[] {
+  return entries.map((entry) => {
+    const byLocale = statuses.get(String(entry.documentId)) ?? new Map();
+    const locale = typeof entry.locale === 'string' ? entry.locale : '';
+    const out: Record<string, unknown> = { ...entry, status: byLocale.get(locale) ?? 'draft' };
+    if (model.localized) out.localizations = [...byLocale].map(([code, status]) => ({ locale: code, status }));
+    return out;
+  });
+}
+
+/**
+ * The content manager under `/content-manager/:uid/documents`: lists and reads of drafts with each
+ * document's status, and the publish, unpublish, discard-draft and delete-locale actions.
+ * Creating and updating documents go through the content API with the session.
+ */
+export function contentManagerRoutes(services: Services): express.Router {
+  const router = express.Router();
+  const query = (req: Request): Raw => parseQueryString(rawQuery(req.originalUrl));
+  const modelOf = (req: Request): ContentTypeModel => {
+    const model = services.registry().contentType(String(req.params.uid ?? ''));
+    if (!model || model.builtIn) throw notFound('Content type not found');
+    return model;
+  };
+  const env = (): QueryEnv => ({
+    registry: services.registry(),
+    limits: { defaultLimit: ADMIN_DEFAULT_PAGE_SIZE, maxLimit: services.config.maxLimit ?? MAX_PAGE_SIZE },
+    canRead: () => true,
+  });
+
+  /** The draft entry of one document and locale, with its status: what every action answers. */
+  async function entryOf(model: ContentTypeModel, documentId: string, locale: string | null): Promise<Record<string, unknown>> {
+    const deps = documentDeps(services);
+    const raw: Raw = { status: 'draft', populate: '*', ...(locale !== null ? { locale } : {}) };
+    const entry = await findOne(deps, model, documentId, readOneQuery(raw, model, { ...env(), registry: deps.registry }), ADMIN_ACCESS);
+    if (!entry) throw notFound();
+    const statuses = await documentStatuses(deps.database.db, model, [documentId]);
+    const [out] = withStatus(model, [entry], statuses);
+    if (!out) throw notFound();
+    return out;
+  }
+
+  router.get('/content-manager/:uid/documents', async (req, res) => {
+    const model = modelOf(req);
+    const raw = query(req);
+    const listRaw: Raw = { status: 'draft', pagination: { page: raw.page ?? '1', pageSize: raw.pageSize ?? String(ADMIN_DEFAULT_PAGE_SIZE) } };
+    for (const key of ['sort', '_q', 'filters', 'locale']) if (raw[key] !== undefined) listRaw[key] = raw[key];
+    const deps = documentDeps(services);
+    const { query: documentQuery, pagination } = readListQuery(listRaw, model, { ...env(), registry: deps.registry });
+    const result = await findMany(deps, model, documentQuery, pagination, ADMIN_ACCESS);
+    const statuses = await documentStatuses(deps.database.db, model, result.data.map((e) => String(e.documentId)));
+    sendJson(res, 200, { data: withStatus(model, result.data, statuses), meta: result.meta });
+  });
+
+  router.get('/content-manager/:uid/documents/:documentId', async (req, res) => {
+    const model = modelOf(req);
+    const locale = localeParam(query(req));
+    sendJson(res, 200, { data: await entryOf(model, String(req.params.documentId), locale) });
+  });
+
+  const actions = { publish: publishDocument, unpublish: unpublishDocument, discard: discardDraft } as const;
+  router.post('/content-manager/:uid/documents/:documentId/actions/:action', async (req, res) => {
+    const model = modelOf(req);
+    const name = String(req.params.action);
+    const action = name === 'publish' || name === 'unpublish' || name === 'discard' ? actions[name] : undefined;
+    if (action === undefined) throw notFound();
+    const deps = documentDeps(services);
+    const locale = await actionLocale(deps, model, localeParam(query(req)));
+    const documentId = String(req.params.documentId);
+    await action(deps, model, documentId, locale);
+    sendJson(res, 200, { data: await entryOf(model, documentId, locale) });
+  });
+
+  router.delete('/content-manager/:uid/documents/:documentId', async (req, res) => {
+    const model = modelOf(req);
+    const deps = documentDeps(services);
+    const given = localeParam(query(req));
+    const locale = model.localized && given !== null ? await actionLocale(deps, model, given) : null;
+    const documentId = String(req.params.documentId);
+    if (!(await deleteDocumentLocale(deps, model, documentId, locale))) throw notFound();
+    sendJson(res, 200, { data: { documentId, locale } });
+  });
+  return router;
+}

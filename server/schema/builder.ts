@@ -1,0 +1,167 @@
+import { isDeepStrictEqual } from 'node:util';
+import { notFound } from '../errors/app-error.js';
+import { componentDoc, contentTypeDoc, isJson, schemaFieldError, type Json, type Root } from './builder-input.js';
+import { dropComponentUses, dropRelationsTo, syncInverseSides, type Docs } from './builder-relations.js';
+import type { Renames } from './change-plan.js';
+import { parseComponent, parseContentType, SchemaError } from './parse.js';
+import { buildRegistry, type Registry } from './registry.js';
+
+/**
+ * The content-type builder's edits as pure functions of the running registry: each returns the
+ * whole project after the edit (every schema document), the registry built from it, and the
+ * attribute renames to carry out, or throws a 400 naming the offending path.
+ */
+
+/** A project's schema documents by uid. */
+export interface ProjectDocs {
+  readonly contentTypes: Docs;
+  readonly components: Docs;
+}
+
+/** One builder edit, ready to be applied to the database and the schemas folder. */
+export interface BuilderChange {
+  readonly docs: ProjectDocs;
+  readonly registry: Registry;
+  readonly renames: Renames;
+  readonly confirmDataLoss: boolean;
+  /** The uid the edit was about (the answer's `data.uid`). */
+  readonly uid: string;
+}
+
+/** `api::blog.post` -> `{ api: 'blog', name: 'post' }`. */
+export function contentTypeParts(uid: string): { api: string; name: string } {
+  const [api = '', name = ''] = uid.replace(/^api::/, '').split('.');
+  return { api, name };
+}
+
+/** `shared.seo` -> `{ category: 'shared', name: 'seo' }`. */
+export function componentParts(uid: string): { category: string; name: string } {
+  const [category = '', name = ''] = uid.split('.');
+  return { category, name };
+}
+
+/** The running project's documents, as copies the edits may change. */
+export function docsOf(registry: Registry): ProjectDocs {
+  const copy = (raw: Readonly<Record<string, unknown>>): Json => structuredClone(raw) as Json;
+  return {
+    contentTypes: new Map(registry.contentTypes.filter((c) => !c.builtIn).map((c) => [c.uid, copy(c.raw)])),
+    components: new Map(registry.components.map((c) => [c.uid, copy(c.raw)])),
+  };
+}
+
+/** Whether two projects declare exactly the same schemas. */
+export function sameDocs(a: ProjectDocs, b: ProjectDocs): boolean {
+  const same = (x: Docs, y: Docs) => x.size === y.size && [...x].every(([uid, doc]) => isDeepStrictEqual(doc, y.get(uid)));
+  return same(a.contentTypes, b.contentTypes) && same(a.components, b.components);
+}
+
+/** Parses and cross-checks a project's documents; problems are SchemaErrors. */
+export function registryOf(docs: ProjectDocs): Registry {
+  const contentTypes = [...docs.contentTypes].map(([uid, doc]) => {
+    const { api, name } = contentTypeParts(uid);
+    return parseContentType(doc, api, name, uid);
+  });
+  const components = [...docs.components].map(([uid, doc]) => {
+    const { category, name } = componentParts(uid);
+    return parseComponent(doc, category, name, uid);
+  });
+  return buildRegistry({ contentTypes, components });
+}
+
+/** The registry of an edited project; a cross-model problem is a 400 naming the edited schema's attribute when it can. */
+function checkedRegistry(docs: ProjectDocs, uid: string, root: Root): Registry {
+  try {
+    return registryOf(docs);
+  } catch (err) {
+    if (!(err instanceof SchemaError)) throw err;
+    const attribute = err.message.startsWith(`${uid}: `) ? /attribute "([^"]+)"/.exec(err.message)?.[1] : undefined;
+    let path: string[] = [root];
+    if (attribute !== undefined) path = [root, 'attributes', attribute];
+    else if (/API name|served at|reserved/.test(err.message)) path = [root, 'info', 'pluralName'];
+    else if (/table/.test(err.message)) path = [root, 'collectionName'];
+    throw schemaFieldError(path, err.message);
+  }
+}
+
+/** `{ old: new }` attribute renames, each naming an attribute that existed and one that exists now. */
+function readRenames(raw: unknown, before: Json | undefined, after: Json): Map<string, string> {
+  const renames = new Map<string, string>();
+  if (raw === undefined || raw === null) return renames;
+  if (!isJson(raw)) throw schemaFieldError(['renames'], 'renames must be an object of { oldName: newName }');
+  const old = isJson(before?.attributes) ? before.attributes : {};
+  const now = isJson(after.attributes) ? after.attributes : {};
+  const targets = new Set<string>();
+  for (const [from, to] of Object.entries(raw)) {
+    const path = ['renames', from];
+    if (typeof to !== 'string') throw schemaFieldError(path, `renames.${from} must be a string`);
+    if (!(from in old)) throw schemaFieldError(path, `renames: there is no attribute "${from}" to rename`);
+    if (!(to in now)) throw schemaFieldError(path, `renames: "${from}" is renamed to "${to}", which the schema does not declare`);
+    if (to in old && to !== from) throw schemaFieldError(path, `renames: "${to}" already exists`);
+    if (targets.has(to)) throw schemaFieldError(path, `renames: two attributes are renamed to "${to}"`);
+    targets.add(to);
+    if (to !== from) renames.set(from, to);
+  }
+  return renames;
+}
+
+/** The input of saving a content type or component. */
+export interface SaveInput {
+  /** null: create. */
+  readonly uid: string | null;
+  readonly schema: unknown;
+  readonly renames?: unknown;
+  readonly confirmDataLoss?: boolean;
+}
+
+/** Creates or replaces a content type. */
+export function saveContentType(registry: Registry, input: SaveInput): BuilderChange {
+  const docs = docsOf(registry);
+  const { doc, singularName } = contentTypeDoc(input.schema);
+  const uid = input.uid ?? `api::${singularName}.${singularName}`;
+  const before = docs.contentTypes.get(uid);
+  if (input.uid === null && before !== undefined) {
+    throw schemaFieldError(['contentType', 'info', 'singularName'], `A content type named "${singularName}" already exists`);
+  }
+  if (input.uid !== null) {
+    if (before === undefined) throw notFound('Content type not found');
+    const info = isJson(before.info) ? before.info : {};
+    if (info.singularName !== singularName) throw schemaFieldError(['contentType', 'info', 'singularName'], 'contentType.info.singularName cannot be changed');
+  }
+  const renames = readRenames(input.renames, before, doc);
+  docs.contentTypes.set(uid, doc);
+  syncInverseSides(docs.contentTypes, { uid, before, after: doc, renames, root: 'contentType' });
+  return { docs, registry: checkedRegistry(docs, uid, 'contentType'), renames: new Map([[uid, renames]]), confirmDataLoss: input.confirmDataLoss === true, uid };
+}
+
+/** Deletes a content type and every relation to it. */
+export function deleteContentType(registry: Registry, uid: string, confirmDataLoss: boolean): BuilderChange {
+  const docs = docsOf(registry);
+  if (!docs.contentTypes.delete(uid)) throw notFound('Content type not found');
+  dropRelationsTo(docs.contentTypes, uid);
+  dropRelationsTo(docs.components, uid);
+  return { docs, registry: checkedRegistry(docs, uid, 'contentType'), renames: new Map(), confirmDataLoss, uid };
+}
+
+/** Creates or replaces a component. */
+export function saveComponent(registry: Registry, input: SaveInput): BuilderChange {
+  const docs = docsOf(registry);
+  const fixed = input.uid === null ? undefined : componentParts(input.uid);
+  const { doc, category, name } = componentDoc(input.schema, fixed?.name);
+  if (fixed !== undefined && fixed.category !== category) throw schemaFieldError(['component', 'category'], 'component.category cannot be changed');
+  const uid = `${category}.${name}`;
+  const before = docs.components.get(uid);
+  if (input.uid === null && before !== undefined) throw schemaFieldError(['component', 'info', 'displayName'], `A component named "${uid}" already exists`);
+  if (input.uid !== null && before === undefined) throw notFound('Component not found');
+  const renames = readRenames(input.renames, before, doc);
+  docs.components.set(uid, doc);
+  return { docs, registry: checkedRegistry(docs, uid, 'component'), renames: new Map([[uid, renames]]), confirmDataLoss: input.confirmDataLoss === true, uid };
+}
+
+/** Deletes a component and its uses in other schemas. */
+export function deleteComponent(registry: Registry, uid: string, confirmDataLoss: boolean): BuilderChange {
+  const docs = docsOf(registry);
+  if (!docs.components.delete(uid)) throw notFound('Component not found');
+  dropComponentUses(docs.contentTypes, uid);
+  dropComponentUses(docs.components, uid);
+  return { docs, registry: checkedRegistry(docs, uid, 'component'), renames: new Map(), confirmDataLoss, uid };
+}

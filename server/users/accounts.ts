@@ -1,0 +1,162 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Db, Row } from '../db/database.js';
+import { compileContext, type Access, type DocumentDeps } from '../documents/context.js';
+import { countRows } from '../documents/read.js';
+import { findMany, present } from '../documents/reader.js';
+import { newDocumentId } from '../documents/store.js';
+import { validateEntity } from '../documents/validate.js';
+import { AppError } from '../errors/app-error.js';
+import { UP_RESET_CODE_BYTES } from '../limits.js';
+import type { DocumentQuery, Pagination } from '../query/ast.js';
+import { USER_MODEL, USER_ROLE_LINK_TABLE, USERS_TABLE } from './models.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { withoutPasswordValues } from './redact.js';
+import { byUserId } from './user-query.js';
+
+/** What a new account is made of (already checked by the register validation). */
+export interface NewAccount {
+  readonly username: string;
+  readonly email: string;
+  readonly password: string;
+  readonly roleId: number;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * End-user accounts in `up_users`: creation through Strapi's entity validation (so messages such
+ * as `password must be at least 6 characters` are Strapi's), lookups for login, password changes
+ * and reset codes, and reads through the document reader (so responses never hold private fields).
+ */
+export function createAccountService(deps: { db: Db; documents: () => DocumentDeps; now: () => Date }) {
+  const { db, now } = deps;
+
+  async function validate(data: Record<string, unknown>, mode: 'creation' | 'update', entity: Row | null): Promise<void> {
+    try {
+      await validateEntity(USER_MODEL, data, deps.documents().registry, {
+        mode,
+        isDraft: false,
+        locale: null,
+        entity,
+        checkRelations: async () => null,
+        isUnique: async ({ attribute, value, excludeId }) => {
+          let q = db.selectFrom(USERS_TABLE).select('id').where(attribute.name, '=', String(value));
+          if (excludeId !== null) q = q.where('id', '<>', excludeId);
+          return (await q.executeTakeFirst()) === undefined;
+        },
+      });
+    } catch (err) {
+      throw err instanceof AppError ? withoutPasswordValues(err) : err;
+    }
+  }
+
+  const service = {
+    /** The stored row of a user (with its password hash: never answer it as is). */
+    async row(id: number): Promise<Row | undefined> {
+      if (!Number.isSafeInteger(id)) return undefined;
+      return db.selectFrom(USERS_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** The local account an identifier names: its email (any case) or its exact username. */
+    async forLogin(identifier: string): Promise<Row | undefined> {
+      return db
+        .selectFrom(USERS_TABLE)
+        .selectAll()
+        .where('provider', '=', 'local')
+        .where((eb) => eb.or([eb('email', '=', identifier.toLowerCase()), eb('username', '=', identifier)]))
+        .orderBy('id')
+        .executeTakeFirst();
+    },
+
+    /** The account with this email (compared case-insensitively, as emails are stored lower-cased). */
+    async byEmail(email: string): Promise<Row | undefined> {
+      return db.selectFrom(USERS_TABLE).selectAll().where('email', '=', email.toLowerCase()).orderBy('id').executeTakeFirst();
+    },
+
+    /** Whether an email or username is taken, as Strapi's register checks it (emails case-insensitively). */
+    async isTaken(email: string, username: string): Promise<boolean> {
+      const lower = email.toLowerCase();
+      const row = await db
+        .selectFrom(USERS_TABLE)
+        .select('id')
+        .where((eb) =>
+          eb.or([eb('email', '=', lower), eb('username', '=', lower), eb('username', '=', username), eb('email', '=', username)]),
+        )
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** Creates a confirmed local account with its role; entity validation first. */
+    async create(input: NewAccount): Promise<Row> {
+      const email = input.email.toLowerCase();
+      await validate({ username: input.username, email, provider: 'local', password: input.password, confirmed: true, blocked: false }, 'creation', null);
+      const password = await hashPassword(input.password);
+      const at = now().toISOString();
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto(USERS_TABLE)
+          .values({ documentId: newDocumentId(), username: input.username, email, provider: 'local', password, resetPasswordToken: null, confirmationToken: null, confirmed: 1, blocked: 0, createdAt: at, updatedAt: at, publishedAt: at, locale: null })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await trx.insertInto(USER_ROLE_LINK_TABLE).values({ entity_id: Number(row.id), target_id: input.roleId, ord: 1, inv_ord: null }).execute();
+        return row;
+      });
+    },
+
+    /** Whether a password is the user's. */
+    checkPassword: (row: Row, plain: string): Promise<boolean> => verifyPassword(plain, typeof row.password === 'string' ? row.password : null),
+
+    /** Sets a new password (Strapi's length rule applies) and forgets any reset code. */
+    async setPassword(row: Row, plain: string): Promise<void> {
+      await validate({ password: plain }, 'update', row);
+      const password = await hashPassword(plain);
+      await db.updateTable(USERS_TABLE).set({ password, resetPasswordToken: null, updatedAt: now().toISOString() }).where('id', '=', Number(row.id)).execute();
+    },
+
+    /** A new password reset code for a user: returned once, stored only as its SHA-256. */
+    async issueResetCode(id: number): Promise<string> {
+      const code = randomBytes(UP_RESET_CODE_BYTES).toString('hex');
+      await db.updateTable(USERS_TABLE).set({ resetPasswordToken: sha256(code) }).where('id', '=', id).execute();
+      return code;
+    },
+
+    /** The account a reset code belongs to; the stored digests are compared in constant time. */
+    async forResetCode(code: string): Promise<Row | undefined> {
+      const digest = sha256(code);
+      const row = await db.selectFrom(USERS_TABLE).selectAll().where('resetPasswordToken', '=', digest).executeTakeFirst();
+      if (!row || typeof row.resetPasswordToken !== 'string') return undefined;
+      const stored = Buffer.from(row.resetPasswordToken, 'hex');
+      const given = Buffer.from(digest, 'hex');
+      return stored.length === given.length && timingSafeEqual(stored, given) ? row : undefined;
+    },
+
+    /** Users as the content API prints them (private fields never included), populated as asked. */
+    async list(query: DocumentQuery, pagination: Pagination, access: Access): Promise<Record<string, unknown>[]> {
+      return (await findMany(deps.documents(), USER_MODEL, query, pagination, access)).data;
+    },
+
+    /** One user by id as the content API prints it, or null. */
+    async one(id: number, query: DocumentQuery, access: Access): Promise<Record<string, unknown> | null> {
+      if (!Number.isSafeInteger(id)) return null;
+      const [user] = await service.list(byUserId(query, id), { mode: 'offset', start: 0, limit: 1, withCount: false }, access);
+      return user ?? null;
+    },
+
+    /** A stored row as the content API prints it. */
+    async present(row: Row, query: DocumentQuery, access: Access): Promise<Record<string, unknown>> {
+      const documents = deps.documents();
+      const [user] = await present(documents, db, USER_MODEL, [row], query, access);
+      return user ?? {};
+    },
+
+    /** How many users match a filter (`GET /api/users/count`). */
+    async count(query: DocumentQuery): Promise<number> {
+      const scope = { status: 'published' as const, locale: null, publicationFilter: null, search: null, filters: query.filters };
+      return countRows(db, compileContext(deps.documents()), USER_MODEL, scope);
+    },
+  };
+  return service;
+}
+
+/** End-user accounts. */
+export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,66 @@
+import { parseContentType } from '../schema/parse.js';
+import type { ContentTypeModel } from '../schema/types.js';
+
+/** The end-user model of users & permissions. */
+export const USER_UID = 'plugin::users-permissions.user';
+/** The role model of users & permissions. */
+export const ROLE_UID = 'plugin::users-permissions.role';
+
+/** Tables of the built-in users & permissions models (Strapi's names). */
+export const USERS_TABLE = 'up_users';
+export const ROLES_TABLE = 'up_roles';
+/** The join table of `user.role` (owned by the user side, as Strapi names it). */
+export const USER_ROLE_LINK_TABLE = 'up_users_role_lnk';
+/** Refresh-token sessions (Strapi keeps them in `strapi_sessions`). */
+export const SESSIONS_TABLE = 'up_sessions';
+
+/** Strapi's `plugin::users-permissions.user` schema, attribute for attribute. */
+const USER_SCHEMA = {
+  kind: 'collectionType',
+  collectionName: USERS_TABLE,
+  info: { singularName: 'user', pluralName: 'users', displayName: 'User', description: '' },
+  options: { draftAndPublish: false },
+  attributes: {
+    username: { type: 'string', minLength: 3, unique: true, configurable: false, required: true },
+    email: { type: 'email', minLength: 6, configurable: false, required: true },
+    provider: { type: 'string', configurable: false },
+    password: { type: 'password', minLength: 6, configurable: false, private: true, searchable: false },
+    resetPasswordToken: { type: 'string', configurable: false, private: true, searchable: false },
+    confirmationToken: { type: 'string', configurable: false, private: true, searchable: false },
+    confirmed: { type: 'boolean', default: false, configurable: false },
+    blocked: { type: 'boolean', default: false, configurable: false },
+    role: { type: 'relation', relation: 'manyToOne', target: ROLE_UID, inversedBy: 'users', configurable: false },
+  },
+};
+
+/**
+ * Strapi's `plugin::users-permissions.role` schema. Its `permissions` relation is left out:
+ * Hearth keeps role permissions as action names in `hearth_permissions`, keyed by role type.
+ */
+const ROLE_SCHEMA = {
+  kind: 'collectionType',
+  collectionName: ROLES_TABLE,
+  info: { singularName: 'role', pluralName: 'roles', displayName: 'Role', description: '' },
+  options: { draftAndPublish: false },
+  attributes: {
+    name: { type: 'string', minLength: 3, required: true, configurable: false },
+    description: { type: 'string', configurable: false },
+    type: { type: 'string', unique: true, configurable: false },
+    users: { type: 'relation', relation: 'oneToMany', target: USER_UID, mappedBy: 'role', configurable: false },
+  },
+};
+
+function builtIn(schema: Record<string, unknown>, uid: string, name: string): ContentTypeModel {
+  const parsed = parseContentType(schema, 'users-permissions', name, uid);
+  return { ...parsed, uid, builtIn: true };
+}
+
+/** `plugin::users-permissions.user`: filters, sort, fields, populate and relations work on it like on any model. */
+export const USER_MODEL: ContentTypeModel = builtIn(USER_SCHEMA, USER_UID, 'user');
+/** `plugin::users-permissions.role`. */
+export const ROLE_MODEL: ContentTypeModel = builtIn(ROLE_SCHEMA, ROLE_UID, 'role');
+
+/** The built-in models of users & permissions, for the registry. */
+export const USERS_PERMISSIONS_MODELS: readonly ContentTypeModel[] = [USER_MODEL, ROLE_MODEL];
+/** Tables those models own, so no project type can claim them. */
+export const USERS_PERMISSIONS_TABLES: readonly string[] = [USERS_TABLE, ROLES_TABLE, USER_ROLE_LINK_TABLE, SESSIONS_TABLE];

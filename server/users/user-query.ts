@@ -1,0 +1,72 @@
+import { validationError } from '../errors/app-error.js';
+import type { DocumentQuery, FilterNode, Pagination } from '../query/ast.js';
+import { convertFields } from '../query/fields.js';
+import { convertFilters } from '../query/filters.js';
+import { pageWindow, toPagination, type PaginationLimits } from '../query/pagination.js';
+import { convertPopulate } from '../query/populate.js';
+import { convertSort } from '../query/sort.js';
+import { validateFields, validateFilters, validatePopulate, validateSort, type CanRead } from '../query/validate.js';
+import type { Registry } from '../schema/registry.js';
+import { USER_MODEL } from './models.js';
+
+/**
+ * Query strings of `/api/users*`, read as the users-permissions controllers do: the content API's
+ * `validateQuery` (filters, sort, fields, populate; unknown root keys are ignored), then the
+ * query-params transform. Without pagination Strapi's `fetchAll` returns every user.
+ */
+
+type Raw = Record<string, unknown>;
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
+
+/** Validates and converts the response-shaping part of a users query. */
+export function readUserQuery(raw: Raw, registry: Registry, canRead: CanRead): DocumentQuery {
+  if (!isEmpty(raw.filters)) validateFilters(raw.filters, USER_MODEL, registry, canRead);
+  if (!isEmpty(raw.sort)) validateSort(raw.sort, USER_MODEL, registry, canRead);
+  if (!isEmpty(raw.fields)) validateFields(raw.fields, USER_MODEL);
+  if (!isEmpty(raw.populate) && raw.populate !== '*') validatePopulate(raw.populate, USER_MODEL, registry, canRead);
+  return {
+    fields: convertFields(raw.fields, USER_MODEL),
+    filters: convertFilters(raw.filters, USER_MODEL, registry),
+    sort: convertSort(raw.sort),
+    populate: convertPopulate(raw.populate, USER_MODEL, registry),
+    status: 'published',
+    locale: null,
+    publicationFilter: null,
+    search: null,
+  };
+}
+
+function rootNumber(name: string, value: unknown, min: number): number | null {
+  if (isEmpty(value)) return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || (n < min && !(name === 'limit' && n === -1))) {
+    throw validationError(`convert${name === 'start' ? 'Start' : 'Limit'}QueryParams expected a positive integer got ${String(value)}`);
+  }
+  return n;
+}
+
+/** The window of `GET /api/users`: `pagination[...]` as the REST API reads it, else root start/limit, else every user. */
+export function userWindow(raw: Raw, limits: PaginationLimits): Pagination {
+  if (!isEmpty(raw.pagination)) return toPagination(pageWindow(raw.pagination, limits), false);
+  const start = rootNumber('start', raw.start, 0) ?? 0;
+  const limit = rootNumber('limit', raw.limit, 0);
+  return { mode: 'offset', start, limit: limit === null || limit === -1 ? null : limit, withCount: false };
+}
+
+/** A query narrowed to one user by numeric id. */
+export function byUserId(query: DocumentQuery, id: number): DocumentQuery {
+  const condition: FilterNode = { kind: 'compare', field: { name: 'id', type: 'integer' }, operator: '$eq', value: id };
+  return { ...query, filters: query.filters ? { kind: 'and', children: [condition, query.filters] } : condition };
+}
+
+/** Strapi's default for auth answers: the user with no relation populated. */
+export const PLAIN_USER_QUERY: DocumentQuery = {
+  fields: null,
+  filters: null,
+  sort: [],
+  populate: new Map(),
+  status: 'published',
+  locale: null,
+  publicationFilter: null,
+  search: null,
+};
