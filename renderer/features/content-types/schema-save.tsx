@@ -1,0 +1,61 @@
+import { useState, type ReactNode } from 'react';
+import { isRecord } from '../../api/decode';
+import { ApiError, describeError } from '../../api/errors';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+
+interface Loss {
+  readonly uid: string;
+  readonly attribute: string | null;
+  readonly rows: number;
+}
+
+function dataLossOf(error: unknown): Loss[] | null {
+  if (!(error instanceof ApiError) || !isRecord(error.details) || !Array.isArray(error.details.dataLoss)) return null;
+  return error.details.dataLoss.flatMap((item: unknown) =>
+    isRecord(item) && typeof item.uid === 'string'
+      ? [{ uid: item.uid, attribute: typeof item.attribute === 'string' ? item.attribute : null, rows: typeof item.rows === 'number' ? item.rows : 0 }]
+      : [],
+  );
+}
+
+/** The messages of a failed schema save: the error and each offending attribute. */
+export function schemaErrorLines(error: unknown): string[] {
+  if (!error) return [];
+  const lines = [describeError(error)];
+  if (error instanceof ApiError) for (const e of error.fieldErrors()) if (e.message !== lines[0]) lines.push(`${e.path.join('.')}: ${e.message}`);
+  return lines;
+}
+
+/** Saves a schema; when the server says data would be lost, asks and saves again with confirmDataLoss. */
+export function useSchemaSave(send: (confirmDataLoss: boolean) => Promise<void>): { save: () => Promise<void>; busy: boolean; error: unknown; confirmation: ReactNode } {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [loss, setLoss] = useState<Loss[] | null>(null);
+  const save = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await send(false);
+    } catch (e) {
+      const found = dataLossOf(e);
+      if (found) setLoss(found);
+      else setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const confirmation = loss ? (
+    <ConfirmDialog title="Delete stored data?" confirmLabel="Delete data and save" danger onClose={() => setLoss(null)} onConfirm={() => send(true)}>
+      <p>This change removes values that are stored today:</p>
+      <ul>
+        {loss.map((l) => (
+          <li key={`${l.uid}:${l.attribute ?? ''}`}>
+            <code>{l.attribute ? `${l.uid}.${l.attribute}` : l.uid}</code>: {l.rows} {l.rows === 1 ? 'entry' : 'entries'}
+          </li>
+        ))}
+      </ul>
+      <p>This cannot be undone.</p>
+    </ConfirmDialog>
+  ) : null;
+  return { save, busy, error, confirmation };
+}

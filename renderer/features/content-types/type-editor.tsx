@@ -1,0 +1,167 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { dataOf, object, str } from '../../api/decode';
+import { hasDraftAndPublish, isLocalized, schemaToJson, type Schema } from '../../api/schema';
+import type { ContentType } from '../../api/types';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Field } from '../../components/field';
+import { EmptyState, ErrorNotice, Loading, PageHeader } from '../../components/feedback';
+import { useToast } from '../../components/toast';
+import { useClient } from '../auth/session';
+import { AttributeList, fromEdited, toEdited, type EditedAttribute } from './attribute-list';
+import { Check } from './option-controls';
+import { kebab, pluralize, tableName } from './naming';
+import { schemaErrorLines, useSchemaSave } from './schema-save';
+import { useSchemas } from './schemas-context';
+
+interface TypeForm {
+  readonly displayName: string;
+  readonly singularName: string;
+  readonly pluralName: string;
+  readonly kind: 'collectionType' | 'singleType';
+  readonly description: string;
+  readonly draftAndPublish: boolean;
+  readonly localized: boolean;
+  readonly attributes: EditedAttribute[];
+}
+
+const EMPTY: TypeForm = { displayName: '', singularName: '', pluralName: '', kind: 'collectionType', description: '', draftAndPublish: true, localized: false, attributes: [] };
+const uidDecoder = dataOf(object({ uid: str }));
+
+function formOf(type: ContentType): TypeForm {
+  const { schema } = type;
+  return {
+    displayName: schema.info.displayName,
+    singularName: schema.info.singularName ?? '',
+    pluralName: schema.info.pluralName ?? '',
+    kind: schema.kind ?? 'collectionType',
+    description: schema.info.description ?? '',
+    draftAndPublish: hasDraftAndPublish(schema),
+    localized: isLocalized(schema),
+    attributes: toEdited(schema.attributes),
+  };
+}
+
+function schemaOf(form: TypeForm, existing: Schema | undefined): Schema {
+  const { i18n: _old, ...otherPlugins } = existing?.pluginOptions ?? {};
+  return {
+    kind: form.kind,
+    collectionName: existing?.collectionName ?? tableName(form.pluralName),
+    info: { ...(existing?.info ?? {}), displayName: form.displayName, singularName: form.singularName, pluralName: form.pluralName, description: form.description },
+    options: { ...(existing?.options ?? {}), draftAndPublish: form.draftAndPublish },
+    pluginOptions: form.localized ? { ...otherPlugins, i18n: { localized: true } } : otherPlugins,
+    attributes: fromEdited(form.attributes).attributes,
+  };
+}
+
+/** Creates or edits a collection or single type; saving applies it to the running server. */
+export function TypeEditor() {
+  const { uid } = useParams();
+  const schemas = useSchemas();
+  const client = useClient();
+  const navigate = useNavigate();
+  const { notify } = useToast();
+  const existing = uid ? schemas.contentType(uid) : undefined;
+  const [form, setForm] = useState<TypeForm | null>(uid ? null : EMPTY);
+  const [deleting, setDeleting] = useState(false);
+  useEffect(() => {
+    if (existing) setForm(formOf(existing));
+  }, [existing]);
+
+  const { save, busy, error, confirmation } = useSchemaSave(async (confirmDataLoss) => {
+    if (!form) return;
+    const contentType = schemaToJson(schemaOf(form, existing?.schema));
+    if (existing) {
+      await client.put(`/admin/api/content-types/${encodeURIComponent(existing.uid)}`, { contentType, renames: fromEdited(form.attributes).renames, confirmDataLoss });
+      notify(`${form.displayName} saved`);
+      schemas.reload();
+      return;
+    }
+    const created = uidDecoder(await client.post('/admin/api/content-types', { contentType }));
+    notify(`${form.displayName} created`);
+    schemas.reload();
+    navigate(`/builder/types/${encodeURIComponent(created.uid)}`);
+  });
+
+  if (uid && !existing) {
+    if (schemas.loading) return <Loading />;
+    return <EmptyState title="Content-type not found" action={<Link to="/builder">Back to the builder</Link>} />;
+  }
+  if (!form) return <Loading />;
+  const set = (changes: Partial<TypeForm>) => setForm({ ...form, ...changes });
+  const rename = (displayName: string) => {
+    if (existing) return set({ displayName });
+    const singular = kebab(displayName);
+    return set({ displayName, singularName: singular, pluralName: pluralize(singular) });
+  };
+  const canSave = form.displayName !== '' && form.singularName !== '' && form.pluralName !== '' && form.singularName !== form.pluralName;
+
+  return (
+    <div className="screen">
+      <PageHeader
+        title={existing ? form.displayName || 'Content-type' : 'New content-type'}
+        subtitle={existing ? <code>{existing.uid}</code> : 'Describe the type, then add its fields.'}
+        back={<Link to="/builder" className="back-link">← Content-type builder</Link>}
+        actions={
+          <>
+            {existing ? (
+              <button type="button" className="btn btn-danger-ghost" onClick={() => setDeleting(true)}>
+                Delete type
+              </button>
+            ) : null}
+            <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={busy || !canSave}>
+              {busy ? 'Saving…' : 'Save'}
+            </button>
+          </>
+        }
+      />
+      {error ? <ErrorNotice message={schemaErrorLines(error).join(' — ')} /> : null}
+      <section className="card stack" aria-label="Type settings">
+        <div className="row-3">
+          <Field id="type-display-name" label="Display name" required>
+            <input id="type-display-name" value={form.displayName} onChange={(e) => rename(e.target.value)} autoComplete="off" />
+          </Field>
+          <Field id="type-singular" label="API ID (singular)" required hint={existing ? 'Fixed once created.' : undefined}>
+            <input id="type-singular" value={form.singularName} readOnly={existing !== undefined} onChange={(e) => set({ singularName: kebab(e.target.value) })} />
+          </Field>
+          <Field id="type-plural" label="API ID (plural)" required hint={existing ? 'Fixed once created.' : `Served at /api/${form.pluralName || '…'}`}>
+            <input id="type-plural" value={form.pluralName} readOnly={existing !== undefined} onChange={(e) => set({ pluralName: kebab(e.target.value) })} />
+          </Field>
+        </div>
+        <div className="row-2">
+          <Field id="type-kind" label="Kind">
+            <select id="type-kind" value={form.kind} disabled={existing !== undefined} onChange={(e) => set({ kind: e.target.value === 'singleType' ? 'singleType' : 'collectionType' })}>
+              <option value="collectionType">Collection type (many entries)</option>
+              <option value="singleType">Single type (one entry)</option>
+            </select>
+          </Field>
+          <Field id="type-description" label="Description">
+            <input id="type-description" value={form.description} onChange={(e) => set({ description: e.target.value })} />
+          </Field>
+        </div>
+        <div className="checks-inline">
+          <Check id="type-draft-publish" label="Draft & publish" checked={form.draftAndPublish} onChange={(v) => set({ draftAndPublish: v })} hint="Entries are saved as drafts until published." />
+          <Check id="type-i18n" label="Internationalization" checked={form.localized} onChange={(v) => set({ localized: v })} hint="Entries can have a version per locale." />
+        </div>
+      </section>
+      <AttributeList attributes={form.attributes} onChange={(attributes) => set({ attributes })} localizedType={form.localized} forComponent={false} />
+      {confirmation}
+      {deleting && existing ? (
+        <ConfirmDialog
+          title={`Delete ${form.displayName}?`}
+          confirmLabel="Delete type and its entries"
+          danger
+          onClose={() => setDeleting(false)}
+          onConfirm={async () => {
+            await client.del(`/admin/api/content-types/${encodeURIComponent(existing.uid)}`, { confirmDataLoss: 'true' });
+            notify(`${form.displayName} deleted`);
+            schemas.reload();
+            navigate('/builder');
+          }}
+        >
+          <p>The type, its schema file and every entry it holds are removed. This cannot be undone.</p>
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import { useState, type FormEvent } from 'react';
+import { describeError } from '../../api/errors';
+import type { Folder, MediaFile } from '../../api/types';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Dialog } from '../../components/dialog';
+import { Field } from '../../components/field';
+import { EmptyState, ErrorNotice, Loading, PageHeader } from '../../components/feedback';
+import { Pager } from '../../components/pagination';
+import { useToast } from '../../components/toast';
+import { useClient } from '../auth/session';
+import { DropZone } from './drop-zone';
+import { FileDialog } from './file-dialog';
+import { FileGrid } from './file-grid';
+import { Breadcrumbs, FolderList } from './folder-bar';
+import { LibraryToolbar } from './library-toolbar';
+import { createFolder, deleteFolder } from './media-api';
+import { UploadQueue } from './upload-queue';
+import { useLibrary } from './use-library';
+import { useUploads } from './use-uploads';
+
+const PAGE_SIZE = 24;
+
+function NewFolderDialog({ parent, onClose, onCreated }: { readonly parent: number | null; readonly onClose: () => void; readonly onCreated: () => void }) {
+  const client = useClient();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim() === '') return;
+    try {
+      await createFolder(client, name.trim(), parent);
+      onCreated();
+      onClose();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <Dialog
+      title="New folder"
+      onClose={onClose}
+      size="small"
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" form="folder-form" className="btn btn-primary" disabled={name.trim() === ''}>
+            Create folder
+          </button>
+        </>
+      }
+    >
+      <form id="folder-form" onSubmit={submit}>
+        <Field id="folder-name" label="Folder name" error={error ? describeError(error) : undefined}>
+          <input id="folder-name" value={name} onChange={(e) => setName(e.target.value)} data-autofocus />
+        </Field>
+      </form>
+    </Dialog>
+  );
+}
+
+/** The media library: folders, grid or list of files, upload by drag-and-drop or picker with per-file progress. */
+export function MediaLibrary() {
+  const client = useClient();
+  const { notify } = useToast();
+  const library = useLibrary({ pageSize: PAGE_SIZE });
+  const [view, setView] = useState<'grid' | 'list'>('grid');
+  const [open, setOpen] = useState<MediaFile | null>(null);
+  const [newFolder, setNewFolder] = useState(false);
+  const [removing, setRemoving] = useState<Folder | null>(null);
+  const uploads = useUploads(library.folder, (files) => {
+    notify(files.length === 1 ? '1 file uploaded' : `${files.length} files uploaded`);
+    library.reload();
+  });
+  const { files, folders } = library;
+  const page = files.data;
+  const nothing = !files.loading && page?.items.length === 0 && (folders.data?.length ?? 0) === 0;
+  const filtered = library.q !== '' || library.mime !== '';
+
+  return (
+    <div className="screen">
+      <PageHeader
+        title="Media library"
+        subtitle="Images, videos and files for your content."
+        actions={
+          <button type="button" className="btn" onClick={() => setNewFolder(true)}>
+            New folder
+          </button>
+        }
+      />
+      <Breadcrumbs trail={library.trail} onOpen={library.up} />
+      <DropZone onFiles={(list) => void uploads.add(list)}>
+        <UploadQueue items={uploads.items} onClear={uploads.clear} />
+      </DropZone>
+      <LibraryToolbar library={library} view={view} onView={setView} idPrefix="library" />
+      {folders.error ? <ErrorNotice message={describeError(folders.error)} onRetry={folders.reload} /> : null}
+      {filtered ? null : <FolderList folders={folders.data ?? []} onOpen={library.open} onDelete={setRemoving} />}
+      {files.error ? <ErrorNotice message={describeError(files.error)} onRetry={files.reload} /> : null}
+      {files.loading && !page ? <Loading label="Loading files…" /> : null}
+      {nothing ? (
+        <EmptyState title={filtered ? 'No files match' : 'No files here yet'}>
+          {filtered ? 'Try another search or type.' : 'Drop files above, or choose them from your computer.'}
+        </EmptyState>
+      ) : null}
+      {page && page.items.length > 0 ? (
+        <section aria-label="Files" aria-busy={files.loading}>
+          <FileGrid files={page.items} view={view} onActivate={setOpen} />
+          <Pager page={page.pagination.page} pageCount={page.pagination.pageCount} total={page.pagination.total} onPage={library.setPage} label="Files pages" />
+        </section>
+      ) : null}
+      {open ? <FileDialog file={open} onClose={() => setOpen(null)} onChanged={library.reload} /> : null}
+      {newFolder ? <NewFolderDialog parent={library.folder} onClose={() => setNewFolder(false)} onCreated={library.reload} /> : null}
+      {removing ? (
+        <ConfirmDialog
+          title={`Delete folder “${removing.name}”?`}
+          confirmLabel="Delete folder and its files"
+          danger
+          onClose={() => setRemoving(null)}
+          onConfirm={async () => {
+            await deleteFolder(client, removing.id);
+            notify(`Folder ${removing.name} deleted`);
+            library.reload();
+          }}
+        >
+          <p>
+            The folder, its {removing.fileCount} {removing.fileCount === 1 ? 'file' : 'files'} and its sub-folders are deleted. Entries using these files lose them.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+/** The `hearth serve` the dev server forwards API calls to. */
+const target = process.env.HEARTH_URL ?? 'http://127.0.0.1:1337';
+
+// The admin UI: built into dist/renderer, served by the server at /admin under a strict CSP
+// (no inline scripts or styles), so nothing here may inline code into index.html.
+export default defineConfig({
+  root: `${here}renderer`,
+  base: '/admin/',
+  plugins: [react()],
+  build: {
+    outDir: `${here}dist/renderer`,
+    emptyOutDir: true,
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+    chunkSizeWarningLimit: 1200,
+  },
+  server: {
+    port: 5173,
+    strictPort: false,
+    proxy: {
+      '/admin/api': { target, changeOrigin: true },
+      '/api': { target, changeOrigin: true },
+      '/uploads': { target, changeOrigin: true },
+    },
+  },
+});
