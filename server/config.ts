@@ -47,6 +47,8 @@ export interface HearthConfig {
   readonly allowedHosts: readonly string[];
   /** Origins the content API answers CORS requests from (HEARTH_CORS_ORIGINS); null: any origin, as Strapi's default. */
   readonly corsOrigins: readonly string[] | null;
+  /** HEARTH_RESPONSE_CACHE: cache serialised GET answers of the content API (never stale: see response-cache.ts). */
+  readonly responseCache: boolean;
   readonly defaultLimit: number;
   /** null: no cap (`api.rest.maxLimit` unset). */
   readonly maxLimit: number | null;
@@ -152,6 +154,7 @@ export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = proce
     publicUrl: env.HEARTH_PUBLIC_URL ? env.HEARTH_PUBLIC_URL.replace(/\/+$/, '') : null,
     allowedHosts: (env.HEARTH_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     corsOrigins: corsOrigins(env.HEARTH_CORS_ORIGINS),
+    responseCache: flag('HEARTH_RESPONSE_CACHE', env.HEARTH_RESPONSE_CACHE, true),
     defaultLimit: integer('API_REST_DEFAULT_LIMIT', env.API_REST_DEFAULT_LIMIT, DEFAULT_PAGE_SIZE, 1),
     maxLimit: maxLimit === 0 ? null : maxLimit,
     uploadSizeLimit: integer('UPLOAD_SIZE_LIMIT', env.UPLOAD_SIZE_LIMIT, DEFAULT_UPLOAD_SIZE_LIMIT, 1),

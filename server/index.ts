@@ -5,11 +5,12 @@ import { adminSessionStrategy, createAdminServices } from './admin/admin.js';
 import { adminUiDirOf, packageInfo } from './admin/package-info.js';
 import { createSchemaController } from './admin/schema-controller.js';
 import { createApp } from './app.js';
+import { createResponseCache } from './cache/response-cache.js';
 import { apiTokenStrategy } from './auth/caller.js';
 import type { HearthConfig } from './config.js';
 import { openDataDir } from './data-dir.js';
 import { setMeta } from './db/migrations.js';
-import { SCHEMA_WATCH_DEBOUNCE_MS, SHUTDOWN_GRACE_MS } from './limits.js';
+import { SCHEMA_WATCH_DEBOUNCE_MS, SHUTDOWN_GRACE_MS, RESPONSE_CACHE_MAX_CHARS, RESPONSE_CACHE_MAX_ENTRY_CHARS } from './limits.js';
 import { loadProject } from './schema/load.js';
 import { buildRegistry, type Registry } from './schema/registry.js';
 import { watchSchemas } from './schema/schema-watcher.js';
@@ -186,6 +187,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     log,
     files: uploads.urls,
     uploads,
+    responses: createResponseCache({
+      // Presigned file URLs expire, so their answers are computed every time.
+      changeStamp: config.responseCache && !uploads.provider.signsUrls ? () => dir.database.changeStamp() : () => null,
+      limits: { maxBytes: RESPONSE_CACHE_MAX_CHARS, maxEntryBytes: RESPONSE_CACHE_MAX_ENTRY_CHARS },
+    }),
     registry: () => schemas.current(),
     desktopSecret: options.desktopSecret ?? null,
     admin,

@@ -103,3 +103,8 @@ export const BACKUP_MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const BACKUP_MAX_SMALL_FILE_BYTES = 16 * 1024 * 1024;
 /** Export retries its snapshot when a media file its rows reference vanishes meanwhile (deleted by a running server). */
 export const BACKUP_EXPORT_ATTEMPTS = 5;
+
+/** Characters of serialised GET answers the response cache may hold (about bytes for ASCII JSON). */
+export const RESPONSE_CACHE_MAX_CHARS = 32 * 1024 * 1024;
+/** Larger answers are computed every time rather than cached. */
+export const RESPONSE_CACHE_MAX_ENTRY_CHARS = 2 * 1024 * 1024;

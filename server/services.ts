@@ -9,6 +9,7 @@ import type { DocumentDeps } from './documents/context.js';
 import type { Registry } from './schema/registry.js';
 import type { HearthConfig } from './config.js';
 import type { Uploads } from './uploads/uploads.js';
+import type { ResponseCache } from './cache/response-cache.js';
 import type { Users } from './users/users.js';
 
 /** How file objects are finished for responses (absolute URLs, signed URLs): set by the upload module. */
@@ -36,6 +37,8 @@ export interface Services {
   readonly log: Logger;
   readonly files: FileAccess;
   /** The media backend: upload service, file reads, storage provider. */
+  /** Serialised GET answers of the content API, dropped by any write. */
+  readonly responses: ResponseCache;
   readonly uploads: Uploads;
   /** The current registry (the content-type builder may replace it at run time). */
   registry(): Registry;

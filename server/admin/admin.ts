@@ -25,7 +25,7 @@ export function adminSessionStrategy(sessions: Sessions): BearerStrategy {
     kind: 'admin',
     async verify(credential) {
       const check = await sessions.verify(credential);
-      if (check.ok) return { kind: 'admin', id: check.session.userId, allows: () => true };
+      if (check.ok) return { kind: 'admin', id: check.session.userId, allows: () => true, cacheKey: 'admin' };
       if (check.reason === 'expired') throw unauthorized();
       return null;
     },

@@ -10,6 +10,11 @@ export interface Caller {
   readonly id: number | null;
   /** Whether the caller may perform an action (`api::article.article.find`, ...). */
   allows(action: string): boolean;
+  /**
+   * Names the caller's permission set, so answers can be cached per set (`public`, `token:7`,
+   * `role:2`, `admin`); absent: this caller's answers are never cached.
+   */
+  readonly cacheKey?: string;
 }
 
 /**
@@ -25,7 +30,7 @@ export interface BearerStrategy {
 /** The public role: what requests without an Authorization header may do. */
 export async function publicCaller(permissions: PermissionService): Promise<Caller> {
   const granted = new Set(await permissions.list('public'));
-  return { kind: 'public', id: null, allows: (action) => granted.has(action) };
+  return { kind: 'public', id: null, allows: (action) => granted.has(action), cacheKey: 'public' };
 }
 
 /** API tokens (read-only, full-access, custom) as a bearer strategy. */
@@ -34,7 +39,7 @@ export function apiTokenStrategy(tokens: TokenService): BearerStrategy {
     kind: 'api-token',
     async verify(credential) {
       const check = await tokens.verify(credential);
-      if (check.ok) return { kind: 'api-token', id: check.token.id, allows: (action) => tokenAllows(check.token, action) };
+      if (check.ok) return { kind: 'api-token', id: check.token.id, allows: (action) => tokenAllows(check.token, action), cacheKey: `token:${check.token.id}` };
       if (check.reason === 'expired') throw unauthorized('Token expired');
       return null;
     },

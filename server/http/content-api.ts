@@ -14,7 +14,8 @@ import { documentDeps, type Services } from '../services.js';
 import { readBody } from './body.js';
 import { authenticate, authorize, type Caller } from './caller.js';
 import { parseQueryString, rawQuery } from './query-string.js';
-import { methodNotAllowed, sendJson } from './respond.js';
+import { methodNotAllowed, sendJson, sendJsonText } from './respond.js';
+import { cachedRead } from './cached-read.js';
 
 const COLLECTION_METHODS = ['HEAD', 'GET', 'POST'];
 const DOCUMENT_METHODS = ['HEAD', 'GET', 'PUT', 'DELETE'];
@@ -95,17 +96,25 @@ export function contentApi(services: Services) {
     const v4 = req.headers['strapi-response-format'] === 'v4';
     const shape = (data: unknown) => (v4 ? toV4Data(model, data, deps.registry) : data);
 
-    if (method === 'GET' && listRoute) {
-      const { query, pagination } = readListQuery(raw, model, env);
-      const result = await findMany(deps, model, query, pagination, access);
-      sendJson(res, 200, { data: shape(result.data), meta: result.meta });
-      return;
-    }
     if (method === 'GET') {
-      const query = readOneQuery(raw, model, env);
-      const entry = await findOne(deps, model, documentId, query, access);
-      if (!entry) throw notFoundError();
-      sendJson(res, 200, { data: shape(entry), meta: {} });
+      const cached = cachedRead({ responses: services.responses, caller, registry: deps.registry, v4, url: req.originalUrl });
+      const hit = cached.lookup();
+      if (hit !== undefined) {
+        sendJsonText(res, 200, hit);
+        return;
+      }
+      let body: unknown;
+      if (listRoute) {
+        const { query, pagination } = readListQuery(raw, model, env);
+        const result = await findMany(deps, model, query, pagination, access);
+        body = { data: shape(result.data), meta: result.meta };
+      } else {
+        const query = readOneQuery(raw, model, env);
+        const entry = await findOne(deps, model, documentId, query, access);
+        if (!entry) throw notFoundError();
+        body = { data: shape(entry), meta: {} };
+      }
+      sendJsonText(res, 200, cached.store(JSON.stringify(body)));
       return;
     }
     if (method === 'DELETE') {

@@ -3,7 +3,11 @@ import type { AppError } from '../errors/app-error.js';
 
 /** Sends a JSON body as Strapi does (`application/json; charset=utf-8`). */
 export function sendJson(res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body));
+}
+
+/** Sends JSON text already serialised (a cached answer). */
+export function sendJsonText(res: Response, status: number, text: string): void {
   res.status(status).set('Content-Type', 'application/json; charset=utf-8').send(text);
 }
 

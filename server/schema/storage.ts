@@ -104,7 +104,7 @@ export function tablesFor(model: Model, registry: Registry): TablePlan[] {
       ],
       indexes: [
         { name: `${name}_entity_idx`, columns: ['entity_id', 'field', 'ord'] },
-        { name: `${name}_cmp_idx`, columns: ['component_type', 'cmp_id'] },
+        { name: `${name}_cmp_idx`, columns: ['cmp_id', 'component_type'] },
       ],
     });
   }

@@ -45,7 +45,7 @@ export function userJwtStrategy(deps: StrategyDeps): { strategy: BearerStrategy;
       if (!user || user.blocked === true || Number(user.blocked) === 1) throw unauthorized('Invalid credentials');
       const role = await deps.roles.ofUser(claims.userId);
       const granted = new Set(role ? await deps.permissions.list(role.type) : []);
-      const caller: Caller = { kind: 'user', id: claims.userId, allows: (action) => granted.has(action) };
+      const caller: Caller = { kind: 'user', id: claims.userId, allows: (action) => granted.has(action), ...(role ? { cacheKey: `role:${role.id}` } : {}) };
       identities.set(caller, { userId: claims.userId, sessionId });
       return caller;
     },

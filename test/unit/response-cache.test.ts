@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createResponseCache } from '../../server/http/response-cache.js';
+import { createResponseCache } from '../../server/cache/response-cache.js';
 
 /** A change stamp the test moves by hand, as writes move the database's. */
 function stampSource() {

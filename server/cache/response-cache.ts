@@ -25,6 +25,8 @@ export interface ResponseCache {
   stamp(): string | null;
   get(key: string, stamp: string): CachedBody | undefined;
   set(key: string, stamp: string, body: string): void;
+  /** A number per distinct object (a registry), for keys that must change when it is replaced. */
+  tagOf(value: object): number;
   /** Entries and bytes held (for tests and diagnostics). */
   size(): { entries: number; bytes: number };
 }
@@ -35,6 +37,8 @@ export function createResponseCache(deps: { changeStamp: () => string | null; li
   const entries = new Map<string, CachedBody>();
   let bytes = 0;
   let currentStamp: string | null = null;
+  const tags = new WeakMap<object, number>();
+  let lastTag = 0;
 
   /** Drops everything when the stamp has moved since the entries were made. */
   const sync = (stamp: string): void => {
@@ -71,6 +75,12 @@ export function createResponseCache(deps: { changeStamp: () => string | null; li
         entries.delete(oldest);
         bytes -= entry.body.length;
       }
+    },
+    tagOf(value) {
+      const known = tags.get(value);
+      if (known !== undefined) return known;
+      tags.set(value, ++lastTag);
+      return lastTag;
     },
     size: () => ({ entries: entries.size, bytes }),
   };
