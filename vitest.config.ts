@@ -1,13 +1,41 @@
 import { defineConfig } from 'vitest/config';
 
+/** Suites whose subject is the database behind the API: they run again on PostgreSQL. */
+const ON_BOTH_DATABASES = [
+  'test/api/**/*.test.ts',
+  'test/admin/**/*.test.ts',
+  'test/users/**/*.test.ts',
+  'test/fuzz/**/*.test.ts',
+  'test/property/**/*.test.ts',
+  'test/backup/postgres*.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['./test/helpers/fixture-guard.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/backup/postgres*.test.ts'],
+          globalSetup: ['./test/helpers/fixture-guard.ts'],
+        },
+      },
+      {
+        // The same suites with every server on a throwaway PostgreSQL server (DATABASE_URL).
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ON_BOTH_DATABASES,
+          globalSetup: ['./test/helpers/fixture-guard.ts', './test/helpers/postgres-server.ts'],
+        },
+      },
+    ],
   },
 });

@@ -1,6 +1,5 @@
 import { adminCreate, adminResetPassword } from './admin/cli-admin.js';
-import { exportCommand, importCommand } from './backup/cli-backup.js';
-import { ConfigError, dataDirOf, resolveConfig } from './config.js';
+import { ConfigError, dataDirOf, databaseUrlOf, resolveConfig } from './config.js';
 import { openDataDir } from './data-dir.js';
 import { getMeta } from './db/migrations.js';
 import { ListenError, startServer } from './index.js';
@@ -17,7 +16,7 @@ const USAGE = `Usage: hearth <command> [options]
 Commands:
   serve  [--data DIR] [--schemas DIR] [--host 127.0.0.1] [--port 1337] [--accept-schema-changes]
   token create --name NAME --type read-only|full-access|custom [--actions A,B,...] [--lifespan DAYS] [--description TEXT] [--data DIR]
-  permissions grant --role public|authenticated --actions A,B,... [--data DIR] [--schemas DIR]
+  permissions grant --role public|authenticated|ROLE_TYPE --actions A,B,... [--data DIR] [--schemas DIR]
   locale add --code CODE [--name NAME] [--default] [--data DIR]
   admin create --email E --password P [--firstname F] [--lastname L] [--data DIR]
   admin reset-password --email E --password P [--data DIR]
@@ -25,7 +24,8 @@ Commands:
   import --file F.tar.gz [--data DIR] [--force]
 
 Environment: HEARTH_DATA, HOST, PORT, API_REST_DEFAULT_LIMIT, API_REST_MAX_LIMIT, UPLOAD_SIZE_LIMIT,
-HEARTH_PUBLIC_URL, HEARTH_ALLOWED_HOSTS, HEARTH_CORS_ORIGINS, UPLOAD_PROVIDER, S3_*, DATABASE_URL (see the README).
+HEARTH_PUBLIC_URL, HEARTH_ALLOWED_HOSTS, HEARTH_CORS_ORIGINS, HEARTH_RESPONSE_CACHE, UPLOAD_PROVIDER, S3_*,
+DATABASE_URL, UP_* (users & permissions) (see the README).
 `;
 
 async function serve(parsed: Parsed, io: Io): Promise<number> {
@@ -37,17 +37,27 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
     port: text(parsed, 'port'),
     acceptSchemaChanges: parsed.flags.get('accept-schema-changes') === true,
   });
-  const server = await startServer({ config, log: (m) => io.err(`${m}\n`) });
+  // The signal handlers come first: a SIGTERM sent the moment the ready line is read must find
+  // them (sent during start-up, it stops the server as soon as it is up).
+  let requestStop = (): void => {};
+  const stopRequested = new Promise<void>((resolve) => (requestStop = resolve));
+  const onSignal = (): void => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    requestStop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ config, log: (m) => io.err(`${m}\n`) });
+  } catch (err) {
+    onSignal();
+    throw err;
+  }
   io.out(`Hearth listening on ${server.url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      void server.close().then(resolve);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopRequested;
+  await server.close();
   return 0;
 }
 
@@ -66,7 +76,7 @@ async function tokenCreate(parsed: Parsed, io: Io): Promise<number> {
     lifespanDays = Number(lifespanText);
     if (!Number.isInteger(lifespanDays) || lifespanDays <= 0) throw new UsageError('--lifespan takes a whole number of days (7, 30, 90, ...)');
   }
-  const dir = await openDataDir(dataDirOf(text(parsed, 'data')));
+  const dir = await openDataDir(dataDirOf(text(parsed, 'data')), { databaseUrl: databaseUrlOf() });
   try {
     const { accessKey } = await dir.tokens.create({
       name,
@@ -98,7 +108,7 @@ async function permissionsGrant(parsed: Parsed, io: Io): Promise<number> {
   const actions = list(required(parsed, 'actions'));
   if (actions.length === 0) throw new UsageError('--actions is required');
   for (const action of actions) if (!isWellFormedAction(action)) throw new UsageError(`"${action}" is not an action name (e.g. api::article.article.find)`);
-  const dir = await openDataDir(dataDirOf(text(parsed, 'data')));
+  const dir = await openDataDir(dataDirOf(text(parsed, 'data')), { databaseUrl: databaseUrlOf() });
   try {
     await ensureDefaultRoles({ db: dir.database.db, permissions: dir.permissions, now: () => new Date() });
     if (!(await findRoleByType(dir.database.db, role))) {
@@ -123,7 +133,7 @@ async function permissionsGrant(parsed: Parsed, io: Io): Promise<number> {
 async function localeAdd(parsed: Parsed, _io: Io): Promise<number> {
   only(parsed, ['code', 'name', 'default', 'data']);
   const code = required(parsed, 'code');
-  const dir = await openDataDir(dataDirOf(text(parsed, 'data')));
+  const dir = await openDataDir(dataDirOf(text(parsed, 'data')), { databaseUrl: databaseUrlOf() });
   try {
     await dir.locales.add({ code, name: text(parsed, 'name'), isDefault: parsed.flags.get('default') === true });
     return 0;
@@ -144,8 +154,9 @@ const COMMANDS: Record<string, Command | { readonly usage: string; readonly subs
   permissions: { usage: 'hearth permissions grant --role ROLE --actions A,B', subs: { grant: permissionsGrant } },
   locale: { usage: 'hearth locale add --code CODE', subs: { add: localeAdd } },
   admin: { usage: 'hearth admin create|reset-password --email E --password P', subs: { create: adminCreate, 'reset-password': adminResetPassword } },
-  export: exportCommand,
-  import: importCommand,
+  // Loaded when run: `hearth serve` never pays for the archive code (tar) at start.
+  export: async (parsed, io) => (await import('./backup/cli-backup.js')).exportCommand(parsed, io),
+  import: async (parsed, io) => (await import('./backup/cli-backup.js')).importCommand(parsed, io),
 };
 
 /** Runs the `hearth` command; resolves to the exit code. */

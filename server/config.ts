@@ -85,6 +85,14 @@ export function dataDirOf(flag: string | undefined, env: NodeJS.ProcessEnv = pro
   return resolve(flag ?? (env.HEARTH_DATA || '.hearth'));
 }
 
+/** `DATABASE_URL`: a `postgres://` (or `postgresql://`) URL runs on PostgreSQL; unset or empty, the data dir's SQLite file. */
+export function databaseUrlOf(env: NodeJS.ProcessEnv = process.env): string | null {
+  const url = env.DATABASE_URL;
+  if (url === undefined || url === '') return null;
+  if (!/^postgres(ql)?:\/\//i.test(url)) throw new ConfigError('DATABASE_URL must be a postgres:// URL (unset it to use the SQLite file of the data dir)');
+  return url;
+}
+
 function s3Config(env: NodeJS.ProcessEnv): S3Config {
   const acl = env.S3_ACL ?? 'public-read';
   if (acl !== 'public-read' && acl !== 'private') throw new ConfigError(`S3_ACL must be public-read or private (got "${acl}")`);
@@ -158,7 +166,7 @@ export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = proce
     defaultLimit: integer('API_REST_DEFAULT_LIMIT', env.API_REST_DEFAULT_LIMIT, DEFAULT_PAGE_SIZE, 1),
     maxLimit: maxLimit === 0 ? null : maxLimit,
     uploadSizeLimit: integer('UPLOAD_SIZE_LIMIT', env.UPLOAD_SIZE_LIMIT, DEFAULT_UPLOAD_SIZE_LIMIT, 1),
-    databaseUrl: env.DATABASE_URL || null,
+    databaseUrl: databaseUrlOf(env),
     acceptSchemaChanges: flags.acceptSchemaChanges ?? false,
     uploadProvider: provider,
     s3: provider === 's3' ? s3Config(env) : null,

@@ -18,17 +18,26 @@ export interface DataDir {
   readonly locales: ReturnType<typeof createLocaleService>;
 }
 
-/** How to open a data dir: the clock, and which better-sqlite3 build to load. */
+/** How to open a data dir: the clock, which better-sqlite3 build to load, or a PostgreSQL database instead. */
 export interface OpenOptions {
   readonly now?: () => Date;
   readonly nativeBinding?: string;
+  /** `DATABASE_URL`: the database lives in PostgreSQL; uploads, secrets and schemas stay in the data dir. */
+  readonly databaseUrl?: string | null;
+}
+
+/** The data dir's database: PostgreSQL when a URL is given, else its SQLite file. */
+export async function openDatabase(path: string, options: Pick<OpenOptions, 'nativeBinding' | 'databaseUrl'>): Promise<Database> {
+  // Loaded only when needed: a workstation on SQLite never pays for the PostgreSQL client at start.
+  if (options.databaseUrl) return (await import('./db/postgres.js')).openPostgres(options.databaseUrl);
+  return openSqlite(join(path, 'hearth.db'), { nativeBinding: options.nativeBinding });
 }
 
 /** Opens a data directory, creating it (and its database, secrets and default locale) if needed. */
 export async function openDataDir(path: string, options: OpenOptions = {}): Promise<DataDir> {
   const now = options.now ?? (() => new Date());
   await mkdir(join(path, 'uploads'), { recursive: true });
-  const database = openSqlite(join(path, 'hearth.db'), { nativeBinding: options.nativeBinding });
+  const database = await openDatabase(path, options);
   try {
     await migrate(database);
     const secrets = await loadSecrets(path);

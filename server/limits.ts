@@ -28,6 +28,8 @@ export const MAX_FILTER_DEPTH = 20;
 export const STATEMENT_CACHE_SIZE = 500;
 /** SQLite waits this long for a lock held by another process before failing. */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/** Connections one Hearth keeps open to PostgreSQL (DATABASE_URL). */
+export const PG_POOL_SIZE = 10;
 
 /** Longest SQL identifier we generate (PostgreSQL's limit). */
 export const MAX_IDENTIFIER_LENGTH = 63;
@@ -104,7 +106,11 @@ export const BACKUP_MAX_SMALL_FILE_BYTES = 16 * 1024 * 1024;
 /** Export retries its snapshot when a media file its rows reference vanishes meanwhile (deleted by a running server). */
 export const BACKUP_EXPORT_ATTEMPTS = 5;
 
-/** Characters of serialised GET answers the response cache may hold (about bytes for ASCII JSON). */
-export const RESPONSE_CACHE_MAX_CHARS = 32 * 1024 * 1024;
+/** Bytes of serialised GET answers the response cache may hold. */
+export const RESPONSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 /** Larger answers are computed every time rather than cached. */
-export const RESPONSE_CACHE_MAX_ENTRY_CHARS = 2 * 1024 * 1024;
+export const RESPONSE_CACHE_MAX_ENTRY_BYTES = 2 * 1024 * 1024;
+/** How long a resolved credential is trusted without a write in between (see auth/caller-memo.ts). */
+export const CALLER_MEMO_TTL_MS = 1000;
+/** Distinct credentials remembered at once; past this the memo starts over. */
+export const CALLER_MEMO_MAX_ENTRIES = 1000;

@@ -1,4 +1,4 @@
-import { dataDirOf } from '../config.js';
+import { dataDirOf, databaseUrlOf } from '../config.js';
 import { openDataDir } from '../data-dir.js';
 import { only, required, text, UsageError, type Io, type Parsed } from '../cli-args.js';
 import { AdminInputError, createAdminUsers } from './admin-users.js';
@@ -11,7 +11,7 @@ function asUsage(err: unknown): unknown {
 
 /** Opens the data dir's admin accounts and sessions for one command, closing the database afterwards. */
 async function withAdmins<T>(parsed: Parsed, fn: (admins: { users: ReturnType<typeof createAdminUsers>; sessions: ReturnType<typeof createSessions> }) => Promise<T>): Promise<T> {
-  const dir = await openDataDir(dataDirOf(text(parsed, 'data')));
+  const dir = await openDataDir(dataDirOf(text(parsed, 'data')), { databaseUrl: databaseUrlOf() });
   try {
     const deps = { db: dir.database.db, now: () => new Date() };
     return await fn({ users: createAdminUsers(deps), sessions: createSessions(deps) });

@@ -1,31 +1,43 @@
-import { dataDirOf } from '../config.js';
+import { resolveConfig } from '../config.js';
 import { only, required, text, type Io, type Parsed } from '../cli-args.js';
-import { AppError } from '../errors/app-error.js';
+import type { StorageProvider } from '../uploads/storage-provider.js';
 import { exportArchive } from './export.js';
 import { importArchive } from './import.js';
 
-/** Until the PostgreSQL backend reads and writes archives, refuse rather than back up the SQLite file beside it. */
-function sqliteOnly(): void {
-  if (process.env.DATABASE_URL) throw new AppError('NotImplementedError', 'export and import of a PostgreSQL database (DATABASE_URL) are not implemented yet');
+/** The provider an import stores media with: S3 when configured (UPLOAD_PROVIDER=s3), else none (local files). */
+async function mediaProviderOf(config: ReturnType<typeof resolveConfig>): Promise<StorageProvider | null> {
+  if (config.uploadProvider !== 's3' || config.s3 === null) return null;
+  // The AWS SDK is loaded only when S3 is configured, as uploads/uploads.ts does.
+  const { createS3Provider } = await import('../uploads/s3-provider.js');
+  return createS3Provider({ config: config.s3 });
 }
 
-/** `hearth export --file F.tar.gz [--data DIR]`: the archive is written; a summary goes to stderr. */
+/** `hearth export --file F.tar.gz [--data DIR]`: the archive is written; a summary goes to stderr. DATABASE_URL: read from PostgreSQL. */
 export async function exportCommand(parsed: Parsed, io: Io): Promise<number> {
   only(parsed, ['file', 'data']);
   const file = required(parsed, 'file');
-  sqliteOnly();
-  const summary = await exportArchive({ dataDir: dataDirOf(text(parsed, 'data')), file, log: (m) => io.err(`${m}\n`) });
+  const config = resolveConfig({ data: text(parsed, 'data') });
+  const summary = await exportArchive({ dataDir: config.dataDir, file, databaseUrl: config.databaseUrl, log: (m) => io.err(`${m}\n`) });
   io.err(`exported ${summary.tables} tables (${summary.rows} rows) and ${summary.media} media files to ${file}\n`);
   return 0;
 }
 
-/** `hearth import --file F.tar.gz [--data DIR] [--force]`: refuses a non-empty data dir unless --force. */
+/**
+ * `hearth import --file F.tar.gz [--data DIR] [--force]`: refuses a non-empty data dir (or
+ * PostgreSQL database, with DATABASE_URL) unless --force; with UPLOAD_PROVIDER=s3 the media go
+ * into the bucket.
+ */
 export async function importCommand(parsed: Parsed, io: Io): Promise<number> {
   only(parsed, ['file', 'data', 'force']);
   const file = required(parsed, 'file');
-  sqliteOnly();
-  const dataDir = dataDirOf(text(parsed, 'data'));
-  const summary = await importArchive({ dataDir, file, force: parsed.flags.get('force') === true });
-  io.err(`imported ${summary.tables} tables (${summary.rows} rows) and ${summary.media} media files into ${dataDir}\n`);
-  return 0;
+  const config = resolveConfig({ data: text(parsed, 'data') });
+  const mediaProvider = await mediaProviderOf(config);
+  try {
+    const summary = await importArchive({ dataDir: config.dataDir, file, force: parsed.flags.get('force') === true, databaseUrl: config.databaseUrl, mediaProvider });
+    const where = mediaProvider === null ? '' : ` (media stored with ${mediaProvider.name})`;
+    io.err(`imported ${summary.tables} tables (${summary.rows} rows) and ${summary.media} media files into ${config.dataDir}${where}\n`);
+    return 0;
+  } finally {
+    mediaProvider?.close();
+  }
 }

@@ -1,13 +1,13 @@
-import type { RawBuilder } from 'kysely';
+import type { Expression } from 'kysely';
 import type { Database, Db } from '../db/database.js';
-import { AppError } from '../errors/app-error.js';
+import { postgresDialect } from './postgres-dialect.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 import type { ColumnSpec, PortableType, TableSpec } from './table-spec.js';
 
 /**
  * What export and import need from one database engine beyond Kysely's portable queries: how to
  * describe its tables, its sequences and column types, and how to restore rows into it. SQLite
- * implements it in sqlite-dialect.ts; a PostgreSQL one plugs in beside it.
+ * implements it in sqlite-dialect.ts, PostgreSQL in postgres-dialect.ts.
  */
 export interface BackupDialect {
   readonly kind: 'sqlite' | 'postgres';
@@ -16,7 +16,7 @@ export interface BackupDialect {
   /** The last value handed out by each table's id sequence, so an import never reuses an id. */
   sequences(db: Db): Promise<ReadonlyMap<string, number>>;
   /** The SQL type of a portable storage class. */
-  columnType(type: PortableType): RawBuilder<unknown>;
+  columnType(type: PortableType): Expression<unknown>;
   /** Called first inside the restore transaction (SQLite defers foreign-key checks to commit there). */
   beginRestore(db: Db): Promise<void>;
   /** A decoded archive value as this driver binds it into a column (SQLite has no booleans, PostgreSQL wants them). */
@@ -28,7 +28,6 @@ export interface BackupDialect {
 }
 
 /** The backup dialect of an open database. */
-export function dialectOf(database: Database): BackupDialect {
-  if (database.kind === 'sqlite') return sqliteDialect;
-  throw new AppError('NotImplementedError', 'backups of a PostgreSQL database are not implemented yet');
+export function dialectOf(database: Pick<Database, 'kind'>): BackupDialect {
+  return database.kind === 'postgres' ? postgresDialect : sqliteDialect;
 }

@@ -5,11 +5,13 @@ import { packageInfo } from '../admin/package-info.js';
 import { AppError } from '../errors/app-error.js';
 import type { Database, Db } from '../db/database.js';
 import { getMeta } from '../db/migrations.js';
+import { openPostgres } from '../db/postgres.js';
 import { openSqlite } from '../db/sqlite.js';
 import { BACKUP_EXPORT_ATTEMPTS } from '../limits.js';
 import { referencedLocalKeys } from '../uploads/reconcile.js';
 import { dialectOf, type BackupDialect } from './dialect.js';
 import { lineWriter } from './json-lines.js';
+import { schemaTables } from './postgres-dialect.js';
 import { ARCHIVE_FORMAT, ARCHIVE_FORMAT_VERSION, TABLE_FILE, type ArchivedTable, type Manifest } from './manifest.js';
 import { EXPORT_STAGE_PREFIX, removeStaleStages, stageMedia, stageSchema, type StagedMedia } from './stage.js';
 import { readRows } from './table-io.js';
@@ -21,6 +23,8 @@ export interface ExportOptions {
   readonly file: string;
   readonly now?: () => Date;
   readonly log: (message: string) => void;
+  /** DATABASE_URL: the data dir's database lives in PostgreSQL (its media, schemas and secrets in the data dir). */
+  readonly databaseUrl?: string | null;
 }
 
 /** What an export wrote. */
@@ -69,8 +73,9 @@ async function writeTables(db: Db, dialect: BackupDialect, dir: string): Promise
  * (deleted by the server after the snapshot began), unless this is the last attempt.
  */
 async function takeSnapshot(database: Database, dialect: BackupDialect, dataDir: string, stage: string, lastAttempt: boolean): Promise<Snapshot | null> {
-  // REPEATABLE READ is what gives PostgreSQL one snapshot; SQLite's driver ignores the level (WAL already does).
-  return database.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+  // REPEATABLE READ is what gives PostgreSQL one snapshot, READ ONLY spares it the write lock (db/postgres.ts);
+  // SQLite's driver ignores both (WAL already serves a snapshot).
+  return database.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(async (trx) => {
     const keys = await referencedLocalKeys(trx, join(dataDir, 'uploads'));
     const media = await stageMedia(keys, join(dataDir, 'uploads'), join(stage, 'media'));
     if (media.missing.length > 0 && !lastAttempt) return null;
@@ -107,13 +112,27 @@ async function stageFiles(dataDir: string, stage: string, schemasDir: string | u
 export async function exportArchive(options: ExportOptions): Promise<ExportSummary> {
   const dataDir = resolve(options.dataDir);
   const file = resolve(options.file);
-  if (!(await exists(join(dataDir, 'hearth.db')))) throw new AppError('NotFoundError', `no Hearth data directory at ${dataDir} (hearth.db not found)`);
+  const databaseUrl = options.databaseUrl ?? null;
+  if (databaseUrl === null && !(await exists(join(dataDir, 'hearth.db')))) throw new AppError('NotFoundError', `no Hearth data directory at ${dataDir} (hearth.db not found)`);
+  const database = databaseUrl === null ? openSqlite(join(dataDir, 'hearth.db')) : openPostgres(databaseUrl);
+  try {
+    if (database.kind === 'postgres' && !(await schemaTables(database.db)).includes('hearth_meta')) {
+      throw new AppError('NotFoundError', 'no Hearth database at DATABASE_URL (its tables were not found)');
+    }
+    return await exportFrom(database, { ...options, dataDir, file });
+  } finally {
+    await database.close();
+  }
+}
+
+/** exportArchive from an open database. */
+async function exportFrom(database: Database, options: ExportOptions & { dataDir: string; file: string }): Promise<ExportSummary> {
+  const { dataDir, file } = options;
   const tmpDir = join(dataDir, 'tmp');
   await mkdir(tmpDir, { recursive: true });
   await removeStaleStages(tmpDir);
   const stage = await mkdtemp(join(tmpDir, `${EXPORT_STAGE_PREFIX}${process.pid}-`));
   const partial = `${file}.${process.pid}.partial`;
-  const database = openSqlite(join(dataDir, 'hearth.db'));
   try {
     const snapshot = await snapshotWithRetries(database, dialectOf(database), dataDir, stage);
     for (const key of snapshot.media.missing) options.log(`warning: media file ${key} is referenced by the database but missing from ${join(dataDir, 'uploads')}`);
@@ -137,7 +156,6 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
     const rows = snapshot.tables.reduce((n, t) => n + t.rows, 0);
     return { tables: snapshot.tables.length, rows, media: snapshot.media.files };
   } finally {
-    await database.close();
     await rm(stage, { recursive: true, force: true });
     await rm(partial, { force: true });
   }

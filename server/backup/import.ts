@@ -1,19 +1,24 @@
 import { access, mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { AppError } from '../errors/app-error.js';
-import { migrate } from '../db/migrations.js';
-import { openSqlite } from '../db/sqlite.js';
-import { dialectOf } from './dialect.js';
+import type { Database } from '../db/database.js';
+import { openPostgres } from '../db/postgres.js';
+import type { StorageProvider } from '../uploads/storage-provider.js';
 import { archiveError } from './manifest.js';
-import { restoreDatabase } from './restore.js';
+import { schemaTables } from './postgres-dialect.js';
+import { restoreArchive, type RestoreTarget } from './restore-target.js';
 import { unpackArchive, type Unpacked } from './unpack.js';
 
 /** What `hearth import` is asked to do. */
 export interface ImportOptions {
   readonly dataDir: string;
   readonly file: string;
-  /** Replace a data dir that is not empty. */
+  /** Replace a data dir (and a PostgreSQL database) that is not empty. */
   readonly force: boolean;
+  /** DATABASE_URL: restore into this PostgreSQL database; uploads, schemas and secrets still go to the data dir. */
+  readonly databaseUrl?: string | null;
+  /** The storage provider media go to (UPLOAD_PROVIDER=s3); null or absent: local files in `<data>/uploads`. */
+  readonly mediaProvider?: StorageProvider | null;
 }
 
 /** What an import restored. */
@@ -59,27 +64,24 @@ async function moveOrCreate(from: string, to: string): Promise<void> {
   else await mkdir(to);
 }
 
-/** Builds the complete new data dir in `built`: database, media, schemas, secrets. `finalDir` is where it will live. */
-async function buildDataDir(unpacked: Unpacked, built: string, finalDir: string): Promise<number> {
+/** Builds the complete new data dir in `built` (database, media, schemas, secrets) and restores the database. `finalDir` is where it will live. */
+async function buildDataDir(unpacked: Unpacked, built: string, finalDir: string, target: RestoreTarget): Promise<number> {
   const { manifest, dir } = unpacked;
   await mkdir(built, { recursive: true });
   const secrets = manifest.secrets ? await readSecrets(join(dir, 'secrets.json')) : null;
-  const database = openSqlite(join(built, 'hearth.db'));
-  const dialect = dialectOf(database);
-  let rows: number;
-  try {
-    await migrate(database);
-    rows = await restoreDatabase({ database, dialect, manifest, dir, mediaKeys: unpacked.mediaKeys, schemasDir: manifest.schema === null ? null : join(finalDir, 'schema') });
-  } catch (err) {
-    if (dialect.isDataError(err)) throw archiveError(`its rows cannot be restored: ${err instanceof Error ? err.message : String(err)}`);
-    throw err;
-  } finally {
-    await database.close();
-  }
-  await moveOrCreate(join(dir, 'media'), join(built, 'uploads'));
+  const rows = await restoreArchive(unpacked, built, finalDir, target);
+  // Media stored with another provider (S3) are in its bucket now: the local folder starts empty.
+  if (target.mediaProvider === null) await moveOrCreate(join(dir, 'media'), join(built, 'uploads'));
+  else await mkdir(join(built, 'uploads'));
   if (manifest.schema !== null) await moveOrCreate(join(dir, 'schema'), join(built, 'schema'));
   if (secrets !== null) await writeFile(join(built, 'secrets.json'), secrets, { mode: 0o600 });
   return rows;
+}
+
+/** A PostgreSQL database holding any table is not empty: an import replaces it only with --force. */
+async function checkDatabaseEmpty(database: Database | null, force: boolean): Promise<void> {
+  if (database === null || force || (await schemaTables(database.db)).length === 0) return;
+  throw new AppError('ConflictError', 'the PostgreSQL database (DATABASE_URL) is not empty (use --force to replace it)');
 }
 
 /** Puts the built data dir in place; a replaced one is moved into `work` (deleted with it) only once the new one is in. */
@@ -112,15 +114,21 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
   // Replacing the data dir deletes what is in it: never the archive being restored.
   if (state === 'full' && file.startsWith(`${target}${sep}`)) throw new AppError('ConflictError', `the archive ${file} is inside the data directory it would replace; move it out first`);
   if (!(await exists(file))) throw new AppError('NotFoundError', `cannot read archive ${file}`);
-  await mkdir(dirname(target), { recursive: true });
-  const work = await mkdtemp(join(dirname(target), `.${basename(target)}.import-`));
+  const database = options.databaseUrl ? openPostgres(options.databaseUrl) : null;
   try {
-    const unpacked = await unpackArchive(file, join(work, 'archive'));
-    const built = join(work, 'data');
-    const rows = await buildDataDir(unpacked, built, target);
-    await swapInto(built, target, state, work);
-    return { tables: unpacked.manifest.tables.length, rows, media: unpacked.mediaKeys.size };
+    await checkDatabaseEmpty(database, options.force);
+    await mkdir(dirname(target), { recursive: true });
+    const work = await mkdtemp(join(dirname(target), `.${basename(target)}.import-`));
+    try {
+      const unpacked = await unpackArchive(file, join(work, 'archive'));
+      const built = join(work, 'data');
+      const rows = await buildDataDir(unpacked, built, target, { database, force: options.force, mediaProvider: options.mediaProvider ?? null });
+      await swapInto(built, target, state, work);
+      return { tables: unpacked.manifest.tables.length, rows, media: unpacked.mediaKeys.size };
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await database?.close();
   }
 }

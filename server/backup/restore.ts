@@ -21,6 +21,8 @@ export interface RestoreInput {
   readonly mediaKeys: ReadonlySet<string>;
   /** Where the restored schema folder will live (recorded as the one last served), or null without one. */
   readonly schemasDir: string | null;
+  /** Runs last inside the restore's transaction (moving media into another storage provider). */
+  readonly finish?: (trx: Db) => Promise<void>;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -80,29 +82,33 @@ async function checkMedia(db: Db, input: RestoreInput): Promise<void> {
  * indexes and id sequences follow, and the schemas folder is pointed at its new home.
  */
 export async function restoreDatabase(input: RestoreInput): Promise<number> {
+  return input.database.db.transaction().execute((trx) => restoreInto(trx, input));
+}
+
+/** restoreDatabase inside a transaction the caller holds (an import into PostgreSQL migrates in the same one). */
+export async function restoreInto(trx: Db, input: RestoreInput): Promise<number> {
   const { database, dialect, manifest } = input;
-  return database.db.transaction().execute(async (trx) => {
-    await dialect.beginRestore(trx);
-    const existing = new Map((await dialect.describe(trx)).map((t) => [t.name, t]));
-    const ordered = dependencyOrder(manifest.tables);
-    const created: ArchivedTable[] = [];
-    for (const table of ordered) {
-      const current = existing.get(table.name);
-      if (current) checkCompatible(table, current);
-      else {
-        await createTable(trx, database.kind, table, dialect);
-        created.push(table);
-      }
+  await dialect.beginRestore(trx);
+  const existing = new Map((await dialect.describe(trx)).map((t) => [t.name, t]));
+  const ordered = dependencyOrder(manifest.tables);
+  const created: ArchivedTable[] = [];
+  for (const table of ordered) {
+    const current = existing.get(table.name);
+    if (current) checkCompatible(table, current);
+    else {
+      await createTable(trx, database.kind, table, dialect);
+      created.push(table);
     }
-    for (const table of [...ordered].reverse()) if (existing.has(table.name)) await clearTable(trx, table);
-    for (const table of ordered) await restoreRows(trx, dialect, table, join(input.dir, table.file));
-    for (const table of created) await createIndexes(trx, table);
-    for (const table of ordered) if (table.sequence !== null) await dialect.restoreSequence(trx, table.name, table.sequence);
-    if (existing.has('hearth_meta')) {
-      if (input.schemasDir !== null) await setMeta(trx, 'last_schemas_dir', input.schemasDir);
-      else await trx.deleteFrom('hearth_meta').where('key', '=', 'last_schemas_dir').execute();
-    }
-    await checkMedia(trx, input);
-    return ordered.reduce((n, t) => n + t.rows, 0);
-  });
+  }
+  for (const table of [...ordered].reverse()) if (existing.has(table.name)) await clearTable(trx, table);
+  for (const table of ordered) await restoreRows(trx, dialect, table, join(input.dir, table.file));
+  for (const table of created) await createIndexes(trx, table);
+  for (const table of ordered) if (table.sequence !== null) await dialect.restoreSequence(trx, table.name, table.sequence);
+  if (existing.has('hearth_meta')) {
+    if (input.schemasDir !== null) await setMeta(trx, 'last_schemas_dir', input.schemasDir);
+    else await trx.deleteFrom('hearth_meta').where('key', '=', 'last_schemas_dir').execute();
+  }
+  await checkMedia(trx, input);
+  await input.finish?.(trx);
+  return ordered.reduce((n, t) => n + t.rows, 0);
 }

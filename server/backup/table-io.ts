@@ -1,6 +1,6 @@
 import type { CreateTableBuilder } from 'kysely';
 import type { Database, Db } from '../db/database.js';
-import { withIdColumn } from '../db/ddl.js';
+import { createIdTable } from '../db/ddl.js';
 import { BACKUP_MAX_INSERT_PARAMETERS } from '../limits.js';
 import type { BackupDialect } from './dialect.js';
 import type { TableSpec } from './table-spec.js';
@@ -33,19 +33,14 @@ export async function insertRows(db: Db, spec: TableSpec, rows: readonly Record<
   if (rows.length > 0) await db.insertInto(spec.name).values([...rows]).execute();
 }
 
-/**
- * Creates a table the migrations do not make (content, component and link tables) as the archive
- * describes it. Hearth's `id` is spelled by db/ddl.ts, as for every table Hearth creates.
- */
-export async function createTable(db: Db, kind: Database['kind'], spec: TableSpec, dialect: BackupDialect): Promise<void> {
-  if (spec.autoIncrement !== null && spec.autoIncrement !== 'id') throw new Error(`table ${spec.name}: cannot recreate an auto-increment column other than id`);
-  const start = db.schema.createTable(spec.name);
-  let builder: CreateTableBuilder<string, string> = spec.autoIncrement === 'id' ? withIdColumn(kind, start) : start;
+/** Adds the archived columns (but `id` when Hearth assigns it) and constraints to a CREATE TABLE. */
+function withColumns(builder: CreateTableBuilder<string, string>, spec: TableSpec, dialect: BackupDialect): CreateTableBuilder<string, string> {
   const singleForeignKeys = new Map(spec.foreignKeys.filter((fk) => fk.columns.length === 1).map((fk) => [fk.columns[0], fk]));
   const singlePrimaryKey = spec.primaryKey.length === 1 ? spec.primaryKey[0] : undefined;
+  let out = builder;
   for (const column of spec.columns) {
     if (column.name === spec.autoIncrement) continue;
-    builder = builder.addColumn(column.name, dialect.columnType(column.type), (c) => {
+    out = out.addColumn(column.name, dialect.columnType(column.type), (c) => {
       let col = column.notNull ? c.notNull() : c;
       if (column.name === singlePrimaryKey) col = col.primaryKey();
       if (column.default !== undefined) col = col.defaultTo(column.default);
@@ -54,11 +49,21 @@ export async function createTable(db: Db, kind: Database['kind'], spec: TableSpe
       return col;
     });
   }
-  if (spec.primaryKey.length > 1) builder = builder.addPrimaryKeyConstraint(`${spec.name}_pk`, [...spec.primaryKey]);
+  if (spec.primaryKey.length > 1) out = out.addPrimaryKeyConstraint(`${spec.name}_pk`, [...spec.primaryKey]);
   for (const [i, fk] of spec.foreignKeys.entries()) {
-    if (fk.columns.length > 1) builder = builder.addForeignKeyConstraint(`${spec.name}_fk_${i}`, [...fk.columns], fk.table, [...fk.referencedColumns], (cb) => cb.onDelete(fk.onDelete));
+    if (fk.columns.length > 1) out = out.addForeignKeyConstraint(`${spec.name}_fk_${i}`, [...fk.columns], fk.table, [...fk.referencedColumns], (cb) => cb.onDelete(fk.onDelete));
   }
-  await builder.execute();
+  return out;
+}
+
+/**
+ * Creates a table the migrations do not make (content, component and link tables) as the archive
+ * describes it. Hearth's `id` is made by db/ddl.ts, as for every table Hearth creates.
+ */
+export async function createTable(db: Db, kind: Database['kind'], spec: TableSpec, dialect: BackupDialect): Promise<void> {
+  if (spec.autoIncrement !== null && spec.autoIncrement !== 'id') throw new Error(`table ${spec.name}: cannot recreate an auto-increment column other than id`);
+  if (spec.autoIncrement === 'id') await createIdTable(kind, db, spec.name, (table) => withColumns(table, spec, dialect));
+  else await withColumns(db.schema.createTable(spec.name), spec, dialect).execute();
 }
 
 /** Creates a recreated table's indexes (after its rows are in: one sort instead of many inserts into a b-tree). */

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DynamicDB } from '../db/database.js';
+import { sqlDialect } from '../db/sql-dialect.js';
 import type { BoundValue, FilterNode } from '../query/ast.js';
 import { FILE_UID, type Model } from '../schema/types.js';
 import { nextAlias, type CompileContext } from './context.js';
@@ -14,17 +15,15 @@ const TRUE = sql<SqlBool>`1 = 1`;
 const FALSE = sql<SqlBool>`1 = 0`;
 
 function lower(ctx: CompileContext, expr: Expression<unknown>) {
-  return ctx.kind === 'postgres' ? sql`lower(cast(${expr} as text))` : sql`hearth_lower(${expr})`;
+  return sqlDialect(ctx.kind).unicodeLower(expr);
 }
 
 function like(ctx: CompileContext, column: Expression<unknown>, pattern: string, negate: boolean, insensitive: boolean) {
   const value = sql.val(pattern);
-  if (insensitive) {
-    return negate
-      ? sql<SqlBool>`${lower(ctx, column)} NOT LIKE ${lower(ctx, value)} ESCAPE '\\'`
-      : sql<SqlBool>`${lower(ctx, column)} LIKE ${lower(ctx, value)} ESCAPE '\\'`;
-  }
-  return negate ? sql<SqlBool>`${column} NOT LIKE ${value} ESCAPE '\\'` : sql<SqlBool>`${column} LIKE ${value} ESCAPE '\\'`;
+  const fold = insensitive ? (e: Expression<unknown>) => lower(ctx, e) : (e: Expression<unknown>) => sqlDialect(ctx.kind).likeOperand(e);
+  return negate
+    ? sql<SqlBool>`${fold(column)} NOT LIKE ${fold(value)} ESCAPE '\\'`
+    : sql<SqlBool>`${fold(column)} LIKE ${fold(value)} ESCAPE '\\'`;
 }
 
 function compare(ctx: CompileContext, alias: string, node: Extract<FilterNode, { kind: 'compare' }>): Expression<SqlBool> {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database, Db } from './database.js';
-import { withIdColumn } from './ddl.js';
+import { createIdTable, internalType } from './ddl.js';
+import { createPostgresFunctions } from './postgres-functions.js';
 
 /** One step of the internal schema; versions only ever grow, and each runs once per data dir. */
 interface Migration {
@@ -14,89 +15,102 @@ const MIGRATIONS: readonly Migration[] = [
     version: 1,
     description: 'locales, API tokens, permissions, schema bookkeeping, media library',
     async up(db, kind) {
+      // SQLite gets its functions from the driver (db/sqlite.ts); PostgreSQL keeps them in the database.
+      if (kind === 'postgres') await createPostgresFunctions(db);
       await db.schema
         .createTable('hearth_locales')
-        .addColumn('code', 'text', (c) => c.primaryKey())
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('code', internalType(kind, 'text'), (c) => c.primaryKey())
+        .addColumn('name', internalType(kind, 'text'), (c) => c.notNull())
+        .addColumn('is_default', internalType(kind, 'integer'), (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', internalType(kind, 'text'), (c) => c.notNull())
         .execute();
-      await withIdColumn(kind, db.schema.createTable('hearth_api_tokens'))
-        .addColumn('name', 'text', (c) => c.notNull().unique())
-        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('type', 'text', (c) => c.notNull())
-        .addColumn('access_key_hash', 'text', (c) => c.notNull().unique())
-        .addColumn('permissions', 'text', (c) => c.notNull().defaultTo('[]'))
-        .addColumn('lifespan', 'bigint')
-        .addColumn('expires_at', 'text')
-        .addColumn('last_used_at', 'text')
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('updated_at', 'text', (c) => c.notNull())
-        .execute();
+      await createIdTable(kind, db, 'hearth_api_tokens', (t) =>
+        t
+          .addColumn('name', internalType(kind, 'text'), (c) => c.notNull().unique())
+          .addColumn('description', internalType(kind, 'text'), (c) => c.notNull().defaultTo(''))
+          .addColumn('type', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('access_key_hash', internalType(kind, 'text'), (c) => c.notNull().unique())
+          .addColumn('permissions', internalType(kind, 'text'), (c) => c.notNull().defaultTo('[]'))
+          .addColumn('lifespan', internalType(kind, 'bigint'))
+          .addColumn('expires_at', internalType(kind, 'text'))
+          .addColumn('last_used_at', internalType(kind, 'text'))
+          .addColumn('created_at', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('updated_at', internalType(kind, 'text'), (c) => c.notNull()),
+      );
       await db.schema
         .createTable('hearth_permissions')
-        .addColumn('role', 'text', (c) => c.notNull())
-        .addColumn('action', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('role', internalType(kind, 'text'), (c) => c.notNull())
+        .addColumn('action', internalType(kind, 'text'), (c) => c.notNull())
+        .addColumn('created_at', internalType(kind, 'text'), (c) => c.notNull())
         .addPrimaryKeyConstraint('hearth_permissions_pk', ['role', 'action'])
         .execute();
       await db.schema
         .createTable('hearth_models')
-        .addColumn('uid', 'text', (c) => c.primaryKey())
-        .addColumn('table_name', 'text', (c) => c.notNull())
-        .addColumn('schema', 'text', (c) => c.notNull())
-        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('uid', internalType(kind, 'text'), (c) => c.primaryKey())
+        .addColumn('table_name', internalType(kind, 'text'), (c) => c.notNull())
+        .addColumn('schema', internalType(kind, 'text'), (c) => c.notNull())
+        .addColumn('updated_at', internalType(kind, 'text'), (c) => c.notNull())
         .execute();
       await db.schema
         .createTable('hearth_columns')
-        .addColumn('table_name', 'text', (c) => c.notNull())
-        .addColumn('column_name', 'text', (c) => c.notNull())
-        .addColumn('storage', 'text', (c) => c.notNull())
+        .addColumn('table_name', internalType(kind, 'text'), (c) => c.notNull())
+        .addColumn('column_name', internalType(kind, 'text'), (c) => c.notNull())
+        .addColumn('storage', internalType(kind, 'text'), (c) => c.notNull())
         .addPrimaryKeyConstraint('hearth_columns_pk', ['table_name', 'column_name'])
         .execute();
-      await withIdColumn(kind, db.schema.createTable('hearth_upload_folders'))
-        .addColumn('documentId', 'text', (c) => c.notNull())
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('pathId', 'integer', (c) => c.notNull())
-        .addColumn('path', 'text', (c) => c.notNull())
-        .addColumn('parent_id', 'integer', (c) => c.references('hearth_upload_folders.id').onDelete('cascade'))
-        .addColumn('locale', 'text')
-        .addColumn('createdAt', 'text', (c) => c.notNull())
-        .addColumn('updatedAt', 'text', (c) => c.notNull())
-        .addColumn('publishedAt', 'text')
-        .execute();
-      await withIdColumn(kind, db.schema.createTable('hearth_files'))
-        .addColumn('documentId', 'text', (c) => c.notNull())
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('alternativeText', 'text')
-        .addColumn('caption', 'text')
-        .addColumn('focalPoint', 'text')
-        .addColumn('width', 'integer')
-        .addColumn('height', 'integer')
-        .addColumn('formats', 'text')
-        .addColumn('hash', 'text', (c) => c.notNull())
-        .addColumn('ext', 'text')
-        .addColumn('mime', 'text', (c) => c.notNull())
-        .addColumn('size', 'real', (c) => c.notNull())
-        .addColumn('url', 'text', (c) => c.notNull())
-        .addColumn('previewUrl', 'text')
-        .addColumn('provider', 'text', (c) => c.notNull())
-        .addColumn('provider_metadata', 'text')
-        .addColumn('folderPath', 'text', (c) => c.notNull().defaultTo('/'))
-        .addColumn('folder_id', 'integer', (c) => c.references('hearth_upload_folders.id').onDelete('set null'))
-        .addColumn('locale', 'text')
-        .addColumn('createdAt', 'text', (c) => c.notNull())
-        .addColumn('updatedAt', 'text', (c) => c.notNull())
-        .addColumn('publishedAt', 'text')
-        .execute();
+      await createIdTable(kind, db, 'hearth_upload_folders', (t) => {
+        const table = t
+          .addColumn('documentId', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('name', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('pathId', internalType(kind, 'integer'), (c) => c.notNull())
+          .addColumn('path', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('parent_id', internalType(kind, 'integer'), (c) => (kind === 'postgres' ? c : c.references('hearth_upload_folders.id').onDelete('cascade')))
+          .addColumn('locale', internalType(kind, 'text'))
+          .addColumn('createdAt', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('updatedAt', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('publishedAt', internalType(kind, 'text'));
+        // A folder moved under a newer one comes before its parent in id order: an import checks
+        // parents at commit (SQLite by pragma; PostgreSQL needs the key declared deferrable).
+        return kind === 'postgres'
+          ? table.addForeignKeyConstraint('hearth_upload_folders_parent_fk', ['parent_id'], 'hearth_upload_folders', ['id'], (fk) =>
+              fk.onDelete('cascade').deferrable().initiallyImmediate(),
+            )
+          : table;
+      });
+      await createIdTable(kind, db, 'hearth_files', (t) =>
+        t
+          .addColumn('documentId', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('name', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('alternativeText', internalType(kind, 'text'))
+          .addColumn('caption', internalType(kind, 'text'))
+          .addColumn('focalPoint', internalType(kind, 'text'))
+          .addColumn('width', internalType(kind, 'integer'))
+          .addColumn('height', internalType(kind, 'integer'))
+          .addColumn('formats', internalType(kind, 'text'))
+          .addColumn('hash', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('ext', internalType(kind, 'text'))
+          .addColumn('mime', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('size', internalType(kind, 'real'), (c) => c.notNull())
+          .addColumn('url', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('previewUrl', internalType(kind, 'text'))
+          .addColumn('provider', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('provider_metadata', internalType(kind, 'text'))
+          .addColumn('folderPath', internalType(kind, 'text'), (c) => c.notNull().defaultTo('/'))
+          .addColumn('folder_id', internalType(kind, 'integer'), (c) => c.references('hearth_upload_folders.id').onDelete('set null'))
+          .addColumn('locale', internalType(kind, 'text'))
+          .addColumn('createdAt', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('updatedAt', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('publishedAt', internalType(kind, 'text')),
+      );
       await db.schema.createIndex('hearth_files_document_id_idx').on('hearth_files').column('documentId').execute();
-      await withIdColumn(kind, db.schema.createTable('hearth_files_related'))
-        .addColumn('file_id', 'integer', (c) => c.notNull().references('hearth_files.id').onDelete('cascade'))
-        .addColumn('related_id', 'integer', (c) => c.notNull())
-        .addColumn('related_type', 'text', (c) => c.notNull())
-        .addColumn('field', 'text', (c) => c.notNull())
-        .addColumn('ord', 'real', (c) => c.notNull())
-        .execute();
+      await createIdTable(kind, db, 'hearth_files_related', (t) =>
+        t
+          .addColumn('file_id', internalType(kind, 'integer'), (c) => c.notNull().references('hearth_files.id').onDelete('cascade'))
+          .addColumn('related_id', internalType(kind, 'integer'), (c) => c.notNull())
+          .addColumn('related_type', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('field', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('ord', internalType(kind, 'real'), (c) => c.notNull()),
+      );
       await db.schema
         .createIndex('hearth_files_related_owner_idx')
         .on('hearth_files_related')
@@ -109,29 +123,32 @@ const MIGRATIONS: readonly Migration[] = [
     version: 2,
     description: 'admin users and sessions; numeric ids for locales',
     async up(db, kind) {
-      await withIdColumn(kind, db.schema.createTable('hearth_admin_users'))
-        .addColumn('email', 'text', (c) => c.notNull().unique())
-        .addColumn('firstname', 'text')
-        .addColumn('lastname', 'text')
-        .addColumn('password_hash', 'text')
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('updated_at', 'text', (c) => c.notNull())
-        .execute();
-      await withIdColumn(kind, db.schema.createTable('hearth_admin_sessions'))
-        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-        .addColumn('user_id', 'integer', (c) => c.notNull().references('hearth_admin_users.id').onDelete('cascade'))
-        .addColumn('kind', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('last_used_at', 'text', (c) => c.notNull())
-        .execute();
+      await createIdTable(kind, db, 'hearth_admin_users', (t) =>
+        t
+          .addColumn('email', internalType(kind, 'text'), (c) => c.notNull().unique())
+          .addColumn('firstname', internalType(kind, 'text'))
+          .addColumn('lastname', internalType(kind, 'text'))
+          .addColumn('password_hash', internalType(kind, 'text'))
+          .addColumn('created_at', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('updated_at', internalType(kind, 'text'), (c) => c.notNull()),
+      );
+      await createIdTable(kind, db, 'hearth_admin_sessions', (t) =>
+        t
+          .addColumn('token_hash', internalType(kind, 'text'), (c) => c.notNull().unique())
+          .addColumn('user_id', internalType(kind, 'integer'), (c) => c.notNull().references('hearth_admin_users.id').onDelete('cascade'))
+          .addColumn('kind', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('created_at', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('last_used_at', internalType(kind, 'text'), (c) => c.notNull()),
+      );
       // The admin API addresses locales by numeric id, as Strapi's i18n plugin does: rebuild the table with one.
-      await withIdColumn(kind, db.schema.createTable('hearth_locales_v2'))
-        .addColumn('code', 'text', (c) => c.notNull().unique())
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('updated_at', 'text', (c) => c.notNull())
-        .execute();
+      await createIdTable(kind, db, 'hearth_locales_v2', (t) =>
+        t
+          .addColumn('code', internalType(kind, 'text'), (c) => c.notNull().unique())
+          .addColumn('name', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('is_default', internalType(kind, 'integer'), (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('updated_at', internalType(kind, 'text'), (c) => c.notNull()),
+      );
       const locales = await db.selectFrom('hearth_locales').selectAll().orderBy('created_at').orderBy('code').execute();
       for (const row of locales) {
         await db
@@ -148,52 +165,56 @@ const MIGRATIONS: readonly Migration[] = [
     description: 'users & permissions: end users, roles, their link, refresh-token sessions',
     async up(db, kind) {
       // Both models are content types: the system columns every content table has, then their attributes.
-      await withIdColumn(kind, db.schema.createTable('up_roles'))
-        .addColumn('documentId', 'text', (c) => c.notNull())
-        .addColumn('createdAt', 'text', (c) => c.notNull())
-        .addColumn('updatedAt', 'text', (c) => c.notNull())
-        .addColumn('publishedAt', 'text')
-        .addColumn('locale', 'text')
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('description', 'text')
-        .addColumn('type', 'text', (c) => c.notNull().unique())
-        .execute();
-      await withIdColumn(kind, db.schema.createTable('up_users'))
-        .addColumn('documentId', 'text', (c) => c.notNull())
-        .addColumn('createdAt', 'text', (c) => c.notNull())
-        .addColumn('updatedAt', 'text', (c) => c.notNull())
-        .addColumn('publishedAt', 'text')
-        .addColumn('locale', 'text')
-        .addColumn('username', 'text', (c) => c.notNull().unique())
-        .addColumn('email', 'text', (c) => c.notNull())
-        .addColumn('provider', 'text')
-        .addColumn('password', 'text')
-        .addColumn('resetPasswordToken', 'text')
-        .addColumn('confirmationToken', 'text')
-        .addColumn('confirmed', 'boolean')
-        .addColumn('blocked', 'boolean')
-        .execute();
+      await createIdTable(kind, db, 'up_roles', (t) =>
+        t
+          .addColumn('documentId', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('createdAt', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('updatedAt', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('publishedAt', internalType(kind, 'text'))
+          .addColumn('locale', internalType(kind, 'text'))
+          .addColumn('name', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('description', internalType(kind, 'text'))
+          .addColumn('type', internalType(kind, 'text'), (c) => c.notNull().unique()),
+      );
+      await createIdTable(kind, db, 'up_users', (t) =>
+        t
+          .addColumn('documentId', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('createdAt', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('updatedAt', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('publishedAt', internalType(kind, 'text'))
+          .addColumn('locale', internalType(kind, 'text'))
+          .addColumn('username', internalType(kind, 'text'), (c) => c.notNull().unique())
+          .addColumn('email', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('provider', internalType(kind, 'text'))
+          .addColumn('password', internalType(kind, 'text'))
+          .addColumn('resetPasswordToken', internalType(kind, 'text'))
+          .addColumn('confirmationToken', internalType(kind, 'text'))
+          .addColumn('confirmed', internalType(kind, 'boolean'))
+          .addColumn('blocked', internalType(kind, 'boolean')),
+      );
       await db.schema.createIndex('up_users_email_idx').on('up_users').column('email').execute();
-      await withIdColumn(kind, db.schema.createTable('up_users_role_lnk'))
-        .addColumn('entity_id', 'integer', (c) => c.notNull().references('up_users.id').onDelete('cascade'))
-        .addColumn('target_id', 'integer', (c) => c.notNull().references('up_roles.id').onDelete('cascade'))
-        .addColumn('ord', 'real')
-        .addColumn('inv_ord', 'real')
-        .execute();
+      await createIdTable(kind, db, 'up_users_role_lnk', (t) =>
+        t
+          .addColumn('entity_id', internalType(kind, 'integer'), (c) => c.notNull().references('up_users.id').onDelete('cascade'))
+          .addColumn('target_id', internalType(kind, 'integer'), (c) => c.notNull().references('up_roles.id').onDelete('cascade'))
+          .addColumn('ord', internalType(kind, 'real'))
+          .addColumn('inv_ord', internalType(kind, 'real')),
+      );
       await db.schema.createIndex('up_users_role_lnk_entity_idx').on('up_users_role_lnk').columns(['entity_id', 'ord']).execute();
       await db.schema.createIndex('up_users_role_lnk_target_idx').on('up_users_role_lnk').columns(['target_id', 'inv_ord']).execute();
-      await withIdColumn(kind, db.schema.createTable('up_sessions'))
-        .addColumn('session_id', 'text', (c) => c.notNull().unique())
-        .addColumn('user_id', 'integer', (c) => c.notNull().references('up_users.id').onDelete('cascade'))
-        .addColumn('device_id', 'text', (c) => c.notNull())
-        .addColumn('family_id', 'text', (c) => c.notNull())
-        .addColumn('child_id', 'text')
-        .addColumn('status', 'text', (c) => c.notNull())
-        .addColumn('metadata', 'text', (c) => c.notNull().defaultTo('{}'))
-        .addColumn('expires_at', 'text', (c) => c.notNull())
-        .addColumn('absolute_expires_at', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .execute();
+      await createIdTable(kind, db, 'up_sessions', (t) =>
+        t
+          .addColumn('session_id', internalType(kind, 'text'), (c) => c.notNull().unique())
+          .addColumn('user_id', internalType(kind, 'integer'), (c) => c.notNull().references('up_users.id').onDelete('cascade'))
+          .addColumn('device_id', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('family_id', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('child_id', internalType(kind, 'text'))
+          .addColumn('status', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('metadata', internalType(kind, 'text'), (c) => c.notNull().defaultTo('{}'))
+          .addColumn('expires_at', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('absolute_expires_at', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('created_at', internalType(kind, 'text'), (c) => c.notNull()),
+      );
       await db.schema.createIndex('up_sessions_user_idx').on('up_sessions').columns(['user_id', 'device_id']).execute();
       await db.schema.createIndex('up_sessions_family_idx').on('up_sessions').column('family_id').execute();
     },
@@ -209,30 +230,47 @@ async function currentVersion(db: Db): Promise<number> {
   return row ? Number(row.value) : 0;
 }
 
-/**
- * Brings the internal tables up to SCHEMA_VERSION, one migration per transaction.
- * A data dir written by a newer Hearth is refused rather than guessed at.
- */
-export async function migrate(database: Database): Promise<void> {
-  const { db, kind } = database;
+/** The version a database is at, refusing one written by a newer Hearth rather than guessing at it. */
+async function checkedVersion(db: Db): Promise<number> {
   const from = await currentVersion(db);
   if (from > SCHEMA_VERSION) {
     throw new Error(
       `this data directory was written by a newer Hearth (schema version ${from}; this build knows up to ${SCHEMA_VERSION})`,
     );
   }
+  return from;
+}
+
+/** Runs one migration in `trx` unless the database already has it. */
+async function apply(trx: Db, kind: Database['kind'], migration: Migration): Promise<void> {
+  // Another process (a CLI command, a second server) may have migrated since the version was read.
+  if ((await currentVersion(trx)) >= migration.version) return;
+  await migration.up(trx, kind);
+  const value = String(migration.version);
+  await trx
+    .insertInto('hearth_meta')
+    .values({ key: 'schema_version', value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}
+
+/**
+ * Brings the internal tables up to SCHEMA_VERSION, one migration per transaction.
+ * A data dir written by a newer Hearth is refused rather than guessed at.
+ */
+export async function migrate(database: Database): Promise<void> {
+  const { db, kind } = database;
+  const from = await checkedVersion(db);
   for (const migration of MIGRATIONS) {
     if (migration.version <= from) continue;
-    await db.transaction().execute(async (trx) => {
-      await migration.up(trx, kind);
-      const value = String(migration.version);
-      await trx
-        .insertInto('hearth_meta')
-        .values({ key: 'schema_version', value })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-        .execute();
-    });
+    await db.transaction().execute((trx) => apply(trx, kind, migration));
   }
+}
+
+/** Every pending migration inside the caller's transaction (an import into PostgreSQL builds the whole database in one). */
+export async function migrateWithin(trx: Db, kind: Database['kind']): Promise<void> {
+  await checkedVersion(trx);
+  for (const migration of MIGRATIONS) await apply(trx, kind, migration);
 }
 
 /** Reads a value of the internal key/value table. */

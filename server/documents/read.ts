@@ -1,6 +1,7 @@
 import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db, DynamicDB, Row } from '../db/database.js';
 import { compileFilter } from '../compiler/where.js';
+import { sqlDialect } from '../db/sql-dialect.js';
 import { invalidKey } from '../errors/app-error.js';
 import { nextAlias, type CompileContext } from '../compiler/context.js';
 import type { FilterNode, LocaleSelection, Pagination, PublicationFilter, SortTerm } from '../query/ast.js';
@@ -79,13 +80,13 @@ const SEARCHABLE = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enume
 
 function searchCondition(ctx: CompileContext, eb: EB, model: Model, alias: string, term: string): Expression<SqlBool> {
   const escaped = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const lowerValue = ctx.kind === 'postgres' ? sql`lower(${escaped})` : sql`hearth_lower(${escaped})`;
+  const dialect = sqlDialect(ctx.kind);
+  const lowerValue = dialect.unicodeLower(sql.val(escaped));
   const parts: Expression<SqlBool>[] = [];
   for (const attr of model.attributes.values()) {
     if (attr.kind !== 'scalar' || attr.private || !SEARCHABLE.has(attr.type)) continue;
     const col = sql.ref(`${alias}.${attr.name}`);
-    const lowered = ctx.kind === 'postgres' ? sql`lower(${col})` : sql`hearth_lower(${col})`;
-    parts.push(sql<SqlBool>`${lowered} LIKE ${lowerValue} ESCAPE '\\'`);
+    parts.push(sql<SqlBool>`${dialect.unicodeLower(col)} LIKE ${lowerValue} ESCAPE '\\'`);
   }
   const numeric = Number(term);
   if (term.trim() !== '' && Number.isFinite(numeric)) {
@@ -135,6 +136,7 @@ export function sortExpression(ctx: CompileContext, eb: EB, model: Model, alias:
       .select(sortExpression(ctx, eb, target, targetAlias, rest).as('v'))
       .whereRef(`${linkAlias}.${storage.selfColumn}`, '=', `${alias}.id`)
       .orderBy(`${linkAlias}.${storage.orderColumn}`)
+      .orderBy(`${linkAlias}.id`)
       .limit(1);
   }
   if (field?.kind === 'component' && field.attribute.kind === 'component') {
@@ -147,6 +149,7 @@ export function sortExpression(ctx: CompileContext, eb: EB, model: Model, alias:
       .whereRef(`${linkAlias}.entity_id`, '=', `${alias}.id`)
       .where(`${linkAlias}.field`, '=', head)
       .orderBy(`${linkAlias}.ord`)
+      .orderBy(`${linkAlias}.id`)
       .limit(1);
   }
   if (field?.kind === 'media') {
@@ -160,6 +163,7 @@ export function sortExpression(ctx: CompileContext, eb: EB, model: Model, alias:
       .where(`${linkAlias}.related_type`, '=', model.uid)
       .where(`${linkAlias}.field`, '=', head)
       .orderBy(`${linkAlias}.ord`)
+      .orderBy(`${linkAlias}.id`)
       .limit(1);
   }
   // `sort=title.x` or `sort[title][x]=asc`: the validator walks only into relations, components
@@ -195,9 +199,10 @@ export async function listRows(db: Db, ctx: CompileContext, model: ContentTypeMo
     );
   }
   q = q.orderBy('t0.id', 'asc');
+  const { noLimit } = sqlDialect(ctx.kind);
   if (args.pagination) {
     if (args.pagination.limit !== null) q = q.limit(args.pagination.limit);
-    else if (args.pagination.start > 0) q = q.limit(-1);
+    else if (args.pagination.start > 0 && noLimit !== null) q = q.limit(noLimit);
     if (args.pagination.start > 0) q = q.offset(args.pagination.start);
   }
   return q.execute();

@@ -28,6 +28,8 @@ interface Ctx {
   readonly registry: Registry;
   readonly root: ContentTypeModel;
   readonly options: EntityValidationOptions;
+  /** The first failure of a uniqueness lookup, thrown once validation ends. */
+  readonly lookup: { failure: { error: unknown } | null };
 }
 
 /** yup 0.32's typings do not accept lazy schemas as array items, though yup does: one named cast. */
@@ -85,14 +87,20 @@ function withUnique<T extends AnySchema>(schema: T, attr: ScalarAttribute, model
   return schema.test('unique', 'This attribute must be unique', async (value: unknown) => {
     if (isNil(value)) return true;
     if (options.isDraft && options.entity && value === options.entity[attr.name]) return true;
-    return options.isUnique({
-      model,
-      attribute: attr,
-      value,
-      isDraft: options.isDraft,
-      locale: model.localized ? options.locale : null,
-      excludeId: options.entity ? Number(options.entity.id) : null,
-    });
+    // yup 0.32 never settles a validation whose async test rejects: keep the error for after it.
+    try {
+      return await options.isUnique({
+        model,
+        attribute: attr,
+        value,
+        isDraft: options.isDraft,
+        locale: model.localized ? options.locale : null,
+        excludeId: options.entity ? Number(options.entity.id) : null,
+      });
+    } catch (err) {
+      ctx.lookup.failure ??= { error: err };
+      return true;
+    }
   }) as T;
 }
 
@@ -267,7 +275,7 @@ export async function validateEntity(
   registry: Registry,
   options: EntityValidationOptions,
 ): Promise<Record<string, unknown>> {
-  const ctx: Ctx = { registry, root: model, options };
+  const ctx: Ctx = { registry, root: model, options, lookup: { failure: null } };
   const schema = modelSchema(model, data, ctx)
     .test('relations-test', 'check that all relations exist', async function relations(value: unknown) {
       let message: string | null;
@@ -280,8 +288,11 @@ export async function validateEntity(
     })
     .required();
   try {
-    return (await schema.validate(data, { strict: false, abortEarly: false })) as Record<string, unknown>;
+    const valid = (await schema.validate(data, { strict: false, abortEarly: false })) as Record<string, unknown>;
+    if (ctx.lookup.failure) throw ctx.lookup.failure.error;
+    return valid;
   } catch (err) {
+    if (ctx.lookup.failure) throw ctx.lookup.failure.error;
     if (err instanceof yup.ValidationError) {
       const { message, details } = toDetails(err);
       throw new AppError('ValidationError', message, details);

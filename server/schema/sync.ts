@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type CreateTableBuilder } from 'kysely';
 import type { Database, Db } from '../db/database.js';
-import { columnType, withIdColumn, type StorageType } from '../db/ddl.js';
+import { castType, columnType, createIdTable, type StorageType } from '../db/ddl.js';
 import { SchemaError } from './parse.js';
 import type { Registry } from './registry.js';
 import { tablesFor, type ColumnPlan, type TablePlan } from './storage.js';
@@ -69,15 +69,17 @@ async function addColumn(database: Pick<Database, 'kind'>, db: Db, table: string
 }
 
 async function createTable(database: Pick<Database, 'kind'>, db: Db, plan: TablePlan): Promise<void> {
-  let builder = withIdColumn(database.kind, db.schema.createTable(plan.name));
-  for (const column of plan.columns) {
-    builder = builder.addColumn(column.name, columnType(database.kind, column.storage), (c) => {
-      let col = column.notNull ? c.notNull() : c;
-      if (column.references) col = col.references(`${column.references}.id`).onDelete('cascade');
-      return col;
-    });
-  }
-  await builder.execute();
+  await createIdTable(database.kind, db, plan.name, (table) => {
+    let builder: CreateTableBuilder<string, string> = table;
+    for (const column of plan.columns) {
+      builder = builder.addColumn(column.name, columnType(database.kind, column.storage), (c) => {
+        let col = column.notNull ? c.notNull() : c;
+        if (column.references) col = col.references(`${column.references}.id`).onDelete('cascade');
+        return col;
+      });
+    }
+    return builder;
+  });
 }
 
 async function recordKind(db: Db, table: string, column: string, kind: string): Promise<void> {
@@ -94,21 +96,14 @@ async function convertColumn(database: Pick<Database, 'kind'>, db: Db, table: st
   await db.schema.alterTable(table).renameColumn(column.name, temporary).execute();
   await addColumn(database, db, table, column);
   if (copy) {
-    const cast = castExpression(column.storage, temporary);
+    const cast = castExpression(database.kind, column.storage, temporary);
     await db.updateTable(table).set({ [column.name]: cast }).execute();
   }
   if (retireAs === null) await db.schema.alterTable(table).dropColumn(temporary).execute();
 }
 
-function castExpression(storage: StorageType, from: string) {
-  switch (storage) {
-    case 'text':
-      return sql`CAST(${sql.ref(from)} AS TEXT)`;
-    case 'real':
-      return sql`CAST(${sql.ref(from)} AS REAL)`;
-    default:
-      return sql`CAST(${sql.ref(from)} AS INTEGER)`;
-  }
+function castExpression(kind: Database['kind'], storage: StorageType, from: string) {
+  return sql`CAST(${sql.ref(from)} AS ${castType(kind, storage)})`;
 }
 
 async function syncColumn(database: Pick<Database, 'kind'>, db: Db, state: Known, plan: TablePlan, column: ColumnPlan, options: SyncOptions): Promise<void> {
@@ -195,26 +190,52 @@ export async function syncSchema(database: Database, registry: Registry, options
   await database.db.transaction().execute((db) => syncSchemaIn(db, database.kind, registry, options));
 }
 
+/** Creates one planned table, or brings its columns up to date; then its indexes. */
+async function syncTable(database: Pick<Database, 'kind'>, db: Db, state: Known, plan: TablePlan, options: SyncOptions): Promise<void> {
+  if (!state.tables.has(plan.name)) {
+    await createTable(database, db, plan);
+    state.tables.set(plan.name, new Set(['id', ...plan.columns.map((c) => c.name)]));
+    for (const column of plan.columns) await recordKind(db, plan.name, column.name, column.kind);
+  } else {
+    for (const column of plan.columns) await syncColumn(database, db, state, plan, column, options);
+  }
+  for (const index of plan.indexes) {
+    const existing = await indexColumns(db, database.kind, index.name);
+    if (existing !== null && existing.join('\0') === index.columns.join('\0')) continue;
+    // An index of an older Hearth with other columns (the planner could not use it): rebuilt.
+    if (existing !== null) await db.schema.dropIndex(index.name).execute();
+    await db.schema.createIndex(index.name).on(plan.name).columns([...index.columns]).execute();
+  }
+}
+
+/** The columns of an index in order, or null when there is no index of that name. */
+async function indexColumns(db: Db, kind: Database['kind'], name: string): Promise<string[] | null> {
+  if (kind === 'postgres') {
+    const { rows } = await sql<{ column: string }>`
+      SELECT a.attname AS "column"
+      FROM pg_index i
+      JOIN pg_class c ON c.oid = i.indexrelid
+      JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
+      CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, position)
+      JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+      WHERE c.relname = ${name}
+      ORDER BY k.position`.execute(db);
+    return rows.length === 0 ? null : rows.map((r) => r.column);
+  }
+  const { rows } = await sql<{ column: string }>`SELECT name AS "column" FROM pragma_index_info(${name}) ORDER BY seqno`.execute(db);
+  return rows.length === 0 ? null : rows.map((r) => r.column);
+}
+
 /** syncSchema inside a transaction the caller holds (the content-type builder's, with its own steps around it). */
 export async function syncSchemaIn(db: Db, kind: Database['kind'], registry: Registry, options: SyncOptions): Promise<void> {
   const database = { kind };
   const models: Model[] = [...registry.contentTypes, ...registry.components];
   const state = await readState(db);
   await renameMovedTables(db, state, registry, models, options.log);
-  for (const model of models) {
-    for (const plan of tablesFor(model, registry)) {
-      if (!state.tables.has(plan.name)) {
-        await createTable(database, db, plan);
-        state.tables.set(plan.name, new Set(['id', ...plan.columns.map((c) => c.name)]));
-        for (const column of plan.columns) await recordKind(db, plan.name, column.name, column.kind);
-      } else {
-        for (const column of plan.columns) await syncColumn(database, db, state, plan, column, options);
-      }
-      for (const index of plan.indexes) {
-        await db.schema.createIndex(index.name).ifNotExists().on(plan.name).columns([...index.columns]).execute();
-      }
-    }
-  }
+  // Tables that reference others come after every model's own table: PostgreSQL checks a foreign key's table exists.
+  const plans = models.flatMap((model) => tablesFor(model, registry));
+  const linking = (plan: TablePlan) => plan.columns.some((c) => c.references !== undefined);
+  for (const plan of [...plans.filter((p) => !linking(p)), ...plans.filter(linking)]) await syncTable(database, db, state, plan, options);
   await syncLocalization(db, state, models, options.defaultLocale);
   const now = options.now();
   for (const model of models) {

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgres } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { collection, expectJson, writeProject } from '../helpers/project.js';
 import { adminRequest, OWNER, registerOwner } from './helpers.js';
@@ -125,7 +126,7 @@ describe('server information', () => {
       serverUrl: server.url,
       dataDir: server.dataDir,
       schemasDir: schemas,
-      database: 'sqlite',
+      database: onPostgres() ? 'postgres' : 'sqlite',
       uploadProvider: 'local',
       desktop: false,
     });

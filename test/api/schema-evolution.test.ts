@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION, setMeta } from '../../server/db/migrations.js';
-import { openDataDir } from '../../server/data-dir.js';
+import { openTestDataDir } from '../helpers/database.js';
 import { startTestServer } from '../helpers/server.js';
 import { collection, dataOf, listOf, writeProject } from '../helpers/project.js';
 
@@ -92,10 +93,44 @@ describe('schema evolution across restarts', () => {
 
   it('refuses a data dir written by a newer Hearth', async () => {
     const data = await mkdtemp(join(tmpdir(), 'hearth-newer-'));
-    const dir = await openDataDir(data);
+    const dir = await openTestDataDir(data);
     await setMeta(dir.database.db, 'schema_version', '999');
     await dir.database.close();
-    await expect(openDataDir(data)).rejects.toThrow(`this data directory was written by a newer Hearth (schema version 999; this build knows up to ${SCHEMA_VERSION})`);
+    await expect(openTestDataDir(data)).rejects.toThrow(`this data directory was written by a newer Hearth (schema version 999; this build knows up to ${SCHEMA_VERSION})`);
     await rm(data, { recursive: true, force: true });
+  });
+});
+
+describe('indexes across restarts', () => {
+  it('rebuilds an index an older Hearth made with other columns', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'hearth-index-'));
+    const schemas = await writeProject({
+      types: { item: collection('item', 'items', { parts: { type: 'component', component: 'shop.part', repeatable: true } }) },
+      components: { 'shop.part': { attributes: { name: { type: 'string' } } } },
+    });
+    const columnsOf = async (s: Awaited<ReturnType<typeof startTestServer>>): Promise<string> => {
+      const { db, kind } = s.server.services.database;
+      const query =
+        kind === 'postgres'
+          ? sql<{ def: string }>`SELECT indexdef AS def FROM pg_indexes WHERE indexname = 'items_cmps_cmp_idx'`
+          : sql<{ def: string }>`SELECT group_concat(name, ', ') AS def FROM (SELECT name FROM pragma_index_info('items_cmps_cmp_idx') ORDER BY seqno)`;
+      return (await query.execute(db)).rows[0]?.def ?? '';
+    };
+    const first = await startTestServer({ schemas, dataDir: data });
+    try {
+      // As Hearth 0.1 made it: component_type first, which no lookup by cmp_id can use.
+      await sql`DROP INDEX items_cmps_cmp_idx`.execute(first.server.services.database.db);
+      await sql`CREATE INDEX items_cmps_cmp_idx ON items_cmps (component_type, cmp_id)`.execute(first.server.services.database.db);
+      expect(await columnsOf(first)).toMatch(/component_type, cmp_id/);
+    } finally {
+      await first.close();
+    }
+    const again = await startTestServer({ schemas, dataDir: data });
+    try {
+      expect(await columnsOf(again)).toMatch(/cmp_id, component_type/);
+    } finally {
+      await again.close();
+      await rm(data, { recursive: true, force: true });
+    }
   });
 });

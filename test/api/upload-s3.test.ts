@@ -5,7 +5,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { fixture, fixturePart, json, postUpload, type FileObject } from '../uploads/helpers.js';
-import { S3_ACCESS_KEY, S3_REGION, S3_SECRET_KEY, startTestS3, type TestS3 } from '../uploads/s3-gateway.js';
+import { S3_ACCESS_KEY, S3_REGION, S3_SECRET_KEY, s3EnvOf, startTestS3, type TestS3 } from '../uploads/s3-gateway.js';
 
 /**
  * The upload API on S3-compatible storage (UPLOAD_PROVIDER=s3), against s3rver on loopback behind
@@ -16,17 +16,8 @@ import { S3_ACCESS_KEY, S3_REGION, S3_SECRET_KEY, startTestS3, type TestS3 } fro
 let s3: TestS3;
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-const s3Env = (acl: string, expires?: number): NodeJS.ProcessEnv => ({
-  UPLOAD_PROVIDER: 's3',
-  S3_ENDPOINT: s3.endpoint,
-  S3_REGION,
-  S3_BUCKET: s3.bucket,
-  S3_ACCESS_KEY_ID: S3_ACCESS_KEY,
-  S3_SECRET_ACCESS_KEY: S3_SECRET_KEY,
-  S3_FORCE_PATH_STYLE: 'true',
-  S3_ACL: acl,
-  ...(expires === undefined ? {} : { S3_SIGNED_URL_EXPIRES: String(expires) }),
-});
+const s3Env = (acl: string, expires?: number): NodeJS.ProcessEnv =>
+  s3EnvOf(s3, { S3_ACL: acl, ...(expires === undefined ? {} : { S3_SIGNED_URL_EXPIRES: String(expires) }) });
 
 /** Every `url` value anywhere in a response body. */
 function urlsIn(value: unknown): string[] {

@@ -19,7 +19,7 @@ let fingerprint: ReturnType<typeof createFingerprint>;
 beforeAll(async () => {
   server = await startTestServer();
   seeded = await seedFixture(server);
-  fingerprint = createFingerprint(server.server.services.database.db);
+  fingerprint = createFingerprint(server.server.services.database);
 });
 afterAll(() => server.close());
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db } from '../../server/db/database.js';
+import type { Database, Db } from '../../server/db/database.js';
 
 /** Total fuzz cases per CI run (all fuzz files together); raise it locally with HEARTH_FUZZ_RUNS. */
 export const FUZZ_RUNS = Number(process.env.HEARTH_FUZZ_RUNS ?? 10_000);
@@ -62,20 +62,18 @@ export function breach(answer: Answer): string | null {
 
 const replacer = (_key: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : Buffer.isBuffer(value) ? value.toString('base64') : value);
 
-/**
- * A fingerprint of every table's content, kept cheap: the connection's `total_changes()` counter
- * says whether anything was written since the last look; only then are all rows hashed again.
- */
-export function createFingerprint(db: Db) {
-  let changes = -1;
-  let hash = '';
+/** What tells a fingerprint the database may have changed, and what hashes its content, per engine. */
+interface Engine {
+  /** A value that moves whenever anything may have been written (it may move more often). */
+  changeCounter(db: Db): Promise<string>;
+  /** A digest of every table's rows, in an order that does not depend on where the rows sit. */
+  contentHash(db: Db): Promise<string>;
+}
 
-  async function totalChanges(): Promise<number> {
-    const { rows } = await sql<{ n: number }>`SELECT total_changes() AS n`.execute(db);
-    return Number(rows[0]?.n);
-  }
-
-  async function hashAll(): Promise<string> {
+const sqliteEngine: Engine = {
+  // The connection's own counter of rows written.
+  changeCounter: async (db) => String((await sql<{ n: number }>`SELECT total_changes() AS n`.execute(db)).rows[0]?.n),
+  async contentHash(db) {
     const digest = createHash('sha256');
     const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`.execute(db);
     for (const { name } of tables.rows) {
@@ -83,14 +81,41 @@ export function createFingerprint(db: Db) {
       digest.update(name).update(JSON.stringify(rows, replacer));
     }
     return digest.digest('hex');
-  }
+  },
+};
+
+const postgresEngine: Engine = {
+  // The next transaction id: every write takes one, reads none (other databases of the server move it too: a needless rehash, never a missed change).
+  changeCounter: async (db) => String((await sql<{ x: string }>`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x`.execute(db)).rows[0]?.x),
+  // One round trip: each table's rows as text, sorted (an update moves a row physically), hashed by the server.
+  async contentHash(db) {
+    const tables = await sql<{ name: string }>`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`.execute(db);
+    const parts = tables.rows.map(
+      ({ name }) => sql`SELECT ${name} AS name, md5(coalesce(string_agg(t::text, E'\n' ORDER BY t::text COLLATE "C"), '')) AS digest FROM ${sql.table(name)} AS t`,
+    );
+    if (parts.length === 0) return '';
+    const { rows } = await sql<{ name: string; digest: string }>`${sql.join(parts, sql` UNION ALL `)}`.execute(db);
+    const ordered = rows.map((r) => `${r.name}:${r.digest}`).sort();
+    return createHash('sha256').update(ordered.join('\n')).digest('hex');
+  },
+};
+
+/**
+ * A fingerprint of every table's content, kept cheap: a change counter says whether anything was
+ * written since the last look; only then are all rows hashed again.
+ */
+export function createFingerprint(database: Database) {
+  const { db } = database;
+  const engine = database.kind === 'postgres' ? postgresEngine : sqliteEngine;
+  let changes = '';
+  let hash = '';
 
   /** The fingerprint now. */
   async function take(): Promise<string> {
-    const now = await totalChanges();
+    const now = await engine.changeCounter(db);
     if (now !== changes) {
-      hash = await hashAll();
-      changes = await totalChanges();
+      hash = await engine.contentHash(db);
+      changes = await engine.changeCounter(db);
     }
     return hash;
   }

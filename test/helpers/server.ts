@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveConfig } from '../../server/config.js';
 import { startServer, type RunningServer } from '../../server/index.js';
+import { databaseEnvFor, dropDatabaseFor } from './database.js';
 
 /** The public Strapi project the transcripts were recorded on. */
 export const FIXTURE_PROJECT = resolve(import.meta.dirname, '../../../shared/strapi/fixture-project');
@@ -33,12 +34,16 @@ export async function startTestServer(
     desktopSecret?: string;
     /** The built admin UI folder served at /admin. */
     adminUiDir?: string;
+    /** `sqlite`: the data dir's SQLite file even in the postgres project (the source of a move to PostgreSQL). */
+    database?: 'project' | 'sqlite';
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
+  // In the postgres project, the data dir's own database (the same one when a test restarts a server on it).
+  const env = { ...(options.database === 'sqlite' ? {} : await databaseEnvFor(dataDir)), ...options.env };
   const config = resolveConfig(
     { data: dataDir, schemas: options.schemas ?? FIXTURE_PROJECT, port: '0', host: '127.0.0.1', acceptSchemaChanges: options.acceptSchemaChanges ?? false },
-    options.env ?? {},
+    env,
   );
   const logs: string[] = [];
   const server = await startServer({
@@ -74,7 +79,9 @@ export async function startTestServer(
     },
     async close() {
       await server.close();
-      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+      if (options.dataDir) return;
+      await rm(dataDir, { recursive: true, force: true });
+      await dropDatabaseFor(dataDir);
     },
   };
 }

@@ -6,6 +6,7 @@ import { compileFilter } from '../../server/compiler/where.js';
 import type { CompileContext } from '../../server/compiler/context.js';
 import type { Database } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrations.js';
+import { openPostgres } from '../../server/db/postgres.js';
 import { openSqlite } from '../../server/db/sqlite.js';
 import { convertFilters } from '../../server/query/filters.js';
 import { parseQueryString } from '../../server/http/query-string.js';
@@ -108,4 +109,35 @@ describe('SQL for each operator (identifiers quoted from the schema, values boun
     expect(where).not.toContain('DROP');
     expect(parameters).toEqual([hostile]);
   });
+});
+
+describe('SQL for PostgreSQL: the same answers as SQLite (compiled only; the postgres project runs the API suite on a server)', () => {
+  // Compiling needs no connection: the pool would connect on the first query only.
+  const postgres = openPostgres('postgres://hearth@127.0.0.1:1/unused');
+  afterAll(() => postgres.close());
+
+  function compiledForPostgres(query: string): { where: string; parameters: readonly unknown[] } {
+    const node = convertFilters(parseQueryString(query).filters, model, registry);
+    if (!node) throw new Error('no filter');
+    const ctx: CompileContext = { kind: 'postgres', registry, aliases: 0 };
+    const { sql, parameters } = postgres.db.selectFrom('things as t0').select('t0.id').where((eb) => compileFilter(ctx, eb, model, 't0', node)).compile();
+    return { where: sql.slice(sql.indexOf(' where ') + 7), parameters };
+  }
+
+  const cases: [string, string, unknown[]][] = [
+    // Unicode lower-case through the hearth_lower() function a migration creates (ICU's, as JavaScript's toLowerCase).
+    ['filters[title][$eqi]=ÉCOLE', 'hearth_lower(CAST("t0"."title" AS text)) = hearth_lower(CAST($1 AS text))', ['ÉCOLE']],
+    ['filters[title][$containsi]=Σ', `hearth_lower(CAST("t0"."title" AS text)) LIKE hearth_lower(CAST($1 AS text)) ESCAPE '\\'`, ['%Σ%']],
+    // SQLite's LIKE folds ASCII letters only: lower() under the "C" collation does exactly that.
+    ['filters[title][$contains]=Ab', `lower(CAST("t0"."title" AS text) COLLATE "C") LIKE lower(CAST($1 AS text) COLLATE "C") ESCAPE '\\'`, ['%Ab%']],
+    // Numbers are bound with their type: an integer column compares with 0.5 as SQLite does, instead of failing to read '0.5' as an integer.
+    ['filters[n][$lt]=3', '"t0"."n" < $1::bigint', [3]],
+    ['filters[n][$between][0]=-1&filters[n][$between][1]=0.5', '"t0"."n" BETWEEN $1::bigint AND $2::double precision', [-1, 0.5]],
+    ['filters[title][$eq]=3', '"t0"."title" = $1', ['3']],
+  ];
+  for (const [query, where, parameters] of cases) {
+    it(query, () => {
+      expect(compiledForPostgres(query)).toEqual({ where, parameters });
+    });
+  }
 });

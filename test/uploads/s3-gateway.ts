@@ -183,3 +183,17 @@ export async function startTestS3(bucket = 'hearth-media'): Promise<TestS3> {
     },
   };
 }
+
+/** The environment that points a Hearth at a test S3 server (path-style, the gateway's credentials). */
+export function s3EnvOf(s3: TestS3, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    UPLOAD_PROVIDER: 's3',
+    S3_ENDPOINT: s3.endpoint,
+    S3_REGION,
+    S3_BUCKET: s3.bucket,
+    S3_ACCESS_KEY_ID: S3_ACCESS_KEY,
+    S3_SECRET_ACCESS_KEY: S3_SECRET_KEY,
+    S3_FORCE_PATH_STYLE: 'true',
+    ...extra,
+  };
+}

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDataDir } from '../../server/data-dir.js';
+import { databaseEnvFor, openTestDataDir } from '../helpers/database.js';
 import { loadProject } from '../../server/schema/load.js';
 import { buildRegistry } from '../../server/schema/registry.js';
 import { createRoleService } from '../../server/users/roles.js';
@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => rm(data, { recursive: true, force: true }));
 
 async function permissionsOf(role: string): Promise<string[]> {
-  const dir = await openDataDir(data);
+  const dir = await openTestDataDir(data);
   try {
     return await dir.permissions.list(role);
   } finally {
@@ -28,27 +28,27 @@ async function permissionsOf(role: string): Promise<string[]> {
 
 describe('hearth permissions grant --role', () => {
   it('grants to the authenticated role on a data dir never served (the built-in roles are made first)', async () => {
-    const result = await runHearth(['permissions', 'grant', '--role', 'authenticated', '--actions', 'api::tag.tag.find', '--data', data]);
+    const result = await runHearth(['permissions', 'grant', '--role', 'authenticated', '--actions', 'api::tag.tag.find', '--data', data], await databaseEnvFor(data));
     expect(result).toMatchObject({ code: 0, stdout: '' });
     expect(await permissionsOf('authenticated')).toContain('api::tag.tag.find');
     expect(await permissionsOf('authenticated')).toContain('plugin::users-permissions.user.me');
   });
 
   it('refuses a role type no role has, with a usage error (exit 2)', async () => {
-    const result = await runHearth(['permissions', 'grant', '--role', 'editors', '--actions', 'api::tag.tag.find', '--data', data]);
+    const result = await runHearth(['permissions', 'grant', '--role', 'editors', '--actions', 'api::tag.tag.find', '--data', data], await databaseEnvFor(data));
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('hearth: --role must be public or authenticated, or the type of a role made with the admin API ("editors" is none)\n');
   });
 
   it('grants to a custom role by its type, warning about actions that name no content type', async () => {
-    const dir = await openDataDir(data);
+    const dir = await openTestDataDir(data);
     try {
       const registry = buildRegistry(await loadProject(FIXTURE_PROJECT));
       await createRoleService({ db: dir.database.db, permissions: dir.permissions, now: () => new Date(), registry: () => registry }).create({ name: 'Editors' });
     } finally {
       await dir.database.close();
     }
-    const result = await runHearth(['permissions', 'grant', '--role', 'editors', '--actions', 'api::tag.tag.find,api::nope.nope.find', '--schemas', FIXTURE_PROJECT, '--data', data]);
+    const result = await runHearth(['permissions', 'grant', '--role', 'editors', '--actions', 'api::tag.tag.find,api::nope.nope.find', '--schemas', FIXTURE_PROJECT, '--data', data], await databaseEnvFor(data));
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`warning: api::nope.nope.find names no content-type in ${FIXTURE_PROJECT}\n`);
     expect(await permissionsOf('editors')).toEqual(['api::nope.nope.find', 'api::tag.tag.find']);

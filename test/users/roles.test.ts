@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDataDir, type DataDir } from '../../server/data-dir.js';
+import type { DataDir } from '../../server/data-dir.js';
+import { openTestDataDir } from '../helpers/database.js';
 import { AppError } from '../../server/errors/app-error.js';
 import { loadProject } from '../../server/schema/load.js';
 import { buildRegistry, type Registry } from '../../server/schema/registry.js';
@@ -20,7 +21,7 @@ let roles: RoleService;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'hearth-roles-'));
-  dir = await openDataDir(dataDir);
+  dir = await openTestDataDir(dataDir);
   registry = buildRegistry(await loadProject(await writeProject({ types: { article: collection('article', 'articles', { title: { type: 'string' } }) } })));
   roles = createRoleService({ db: dir.database.db, permissions: dir.permissions, now: () => new Date(Date.UTC(2026, 0, 2)), registry: () => registry });
   await roles.ensureDefaults();

@@ -1,0 +1,66 @@
+import { CompiledQuery, Kysely, PostgresDialect, PostgresDriver, type DatabaseConnection, type Driver, type PostgresDialectConfig, type QueryCompiler, type TransactionSettings } from 'kysely';
+import pg from 'pg';
+import { PG_POOL_SIZE } from '../limits.js';
+import type { Database, DynamicDB } from './database.js';
+import { TypedParametersCompiler } from './pg-compiler.js';
+import { countingPool, SqlCursor, type StatementCounter } from './pg-pool.js';
+import { hearthTypes } from './pg-values.js';
+
+/** The key of the transaction-level advisory lock every read-write transaction takes ("Hearth"). */
+const WRITE_LOCK_KEY = 0x4865617274;
+
+/**
+ * SQLite runs one transaction at a time on its one connection, and Hearth's transactions rely on
+ * it (read, decide, write: unique checks, find-or-create, next order values). On a pool they
+ * would interleave, so every read-write transaction starts by taking one advisory lock: they run
+ * one at a time, as on SQLite, while plain reads stay concurrent. Read-only transactions (the
+ * export's snapshot) take none.
+ */
+class SerialWritesDriver extends PostgresDriver implements Driver {
+  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await super.beginTransaction(connection, settings);
+    if (settings.accessMode !== 'read only') await connection.executeQuery(CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`));
+  }
+}
+
+class HearthPostgresDialect extends PostgresDialect {
+  readonly #config: PostgresDialectConfig;
+
+  constructor(config: PostgresDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new SerialWritesDriver(this.#config);
+  }
+
+  override createQueryCompiler(): QueryCompiler {
+    return new TypedParametersCompiler();
+  }
+}
+
+/**
+ * Opens a PostgreSQL database (`DATABASE_URL`) behind the same interface as SQLite: values come
+ * back as SQLite returns them (see pg-values.ts). There is no change stamp: another process's
+ * commit cannot be seen without a query, so the response cache stays off on PostgreSQL.
+ */
+export function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: PG_POOL_SIZE, types: hearthTypes });
+  // An idle connection the server dropped: the pool discards it, and the next query reports any lasting failure.
+  pool.on('error', () => {});
+  const counter: StatementCounter = { n: 0 };
+  const db = new Kysely<DynamicDB>({ dialect: new HearthPostgresDialect({ pool: countingPool(pool, counter), cursor: SqlCursor }) });
+  let closed = false;
+  return {
+    kind: 'postgres',
+    db,
+    queryCount: () => counter.n,
+    changeStamp: () => null,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}
