@@ -5,12 +5,14 @@ import { adminSessionStrategy, createAdminServices } from './admin/admin.js';
 import { adminUiDirOf, packageInfo } from './admin/package-info.js';
 import { createSchemaController } from './admin/schema-controller.js';
 import { createApp } from './app.js';
+import { createCallerMemo } from './auth/caller-memo.js';
+import { cacheFront } from './http/cache-front.js';
 import { createResponseCache } from './cache/response-cache.js';
 import { apiTokenStrategy } from './auth/caller.js';
 import type { HearthConfig } from './config.js';
 import { openDataDir } from './data-dir.js';
 import { setMeta } from './db/migrations.js';
-import { SCHEMA_WATCH_DEBOUNCE_MS, SHUTDOWN_GRACE_MS, RESPONSE_CACHE_MAX_CHARS, RESPONSE_CACHE_MAX_ENTRY_CHARS } from './limits.js';
+import { SCHEMA_WATCH_DEBOUNCE_MS, SHUTDOWN_GRACE_MS, RESPONSE_CACHE_MAX_BYTES, RESPONSE_CACHE_MAX_ENTRY_BYTES, CALLER_MEMO_TTL_MS, CALLER_MEMO_MAX_ENTRIES } from './limits.js';
 import { loadProject } from './schema/load.js';
 import { buildRegistry, type Registry } from './schema/registry.js';
 import { watchSchemas } from './schema/schema-watcher.js';
@@ -121,7 +123,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { config } = options;
   const log: Logger = options.log ?? ((m) => process.stderr.write(`${m}\n`));
   const now = options.now ?? (() => new Date());
-  const dir = await openDataDir(config.dataDir, { now, nativeBinding: options.nativeBinding });
+  const dir = await openDataDir(config.dataDir, { now, nativeBinding: options.nativeBinding, databaseUrl: config.databaseUrl });
   let registry: Registry;
   try {
     registry = buildRegistry(await loadProject(config.schemasDir));
@@ -181,6 +183,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     database: dir.database,
     tokens: dir.tokens,
     bearer: [apiTokenStrategy(dir.tokens), users.strategy, adminSessionStrategy(admin.sessions)],
+    callers: createCallerMemo({ changeStamp: () => dir.database.changeStamp(), now, ttlMs: CALLER_MEMO_TTL_MS, maxEntries: CALLER_MEMO_MAX_ENTRIES }),
     permissions: dir.permissions,
     locales: dir.locales,
     now,
@@ -190,7 +193,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     responses: createResponseCache({
       // Presigned file URLs expire, so their answers are computed every time.
       changeStamp: config.responseCache && !uploads.provider.signsUrls ? () => dir.database.changeStamp() : () => null,
-      limits: { maxBytes: RESPONSE_CACHE_MAX_CHARS, maxEntryBytes: RESPONSE_CACHE_MAX_ENTRY_CHARS },
+      limits: { maxBytes: RESPONSE_CACHE_MAX_BYTES, maxEntryBytes: RESPONSE_CACHE_MAX_ENTRY_BYTES },
     }),
     registry: () => schemas.current(),
     desktopSecret: options.desktopSecret ?? null,
@@ -199,7 +202,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     users,
     adminUiDir: options.adminUiDir ?? adminUiDirOf(packageInfo()),
   };
-  const server = createServer(createApp(services));
+  const server = createServer(cacheFront(services, createApp(services)));
   server.on('clientError', answerClientError);
   const tracked = track(server);
   let port: number;

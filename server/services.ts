@@ -1,3 +1,4 @@
+import type { CallerMemo } from './auth/caller-memo.js';
 import type { AdminServices } from './admin/admin.js';
 import type { SchemaController } from './admin/schema-controller.js';
 import type { BearerStrategy } from './auth/caller.js';
@@ -32,13 +33,15 @@ export interface Services {
   readonly permissions: PermissionService;
   /** Bearer credentials the content and upload APIs accept, tried in order (API tokens first). */
   readonly bearer: readonly BearerStrategy[];
+  /** Who recent credentials resolved to, while nothing is written (see auth/caller-memo.ts). */
+  readonly callers: CallerMemo;
   readonly locales: LocaleService;
   readonly now: () => Date;
   readonly log: Logger;
   readonly files: FileAccess;
-  /** The media backend: upload service, file reads, storage provider. */
   /** Serialised GET answers of the content API, dropped by any write. */
   readonly responses: ResponseCache;
+  /** The media backend: upload service, file reads, storage provider. */
   readonly uploads: Uploads;
   /** The current registry (the content-type builder may replace it at run time). */
   registry(): Registry;

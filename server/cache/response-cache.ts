@@ -6,14 +6,14 @@
  * workloads and never for correctness.
  */
 
-/** A cached answer: the JSON text of a 200 response. */
+/** A cached answer: the UTF-8 JSON bytes of a 200 response, ready for the socket. */
 export interface CachedBody {
-  readonly body: string;
+  readonly body: Buffer;
 }
 
 /** Size bounds of the cache. */
 export interface ResponseCacheLimits {
-  /** Sum of cached body lengths (UTF-16 code units, close to bytes for JSON). */
+  /** Sum of cached body sizes in bytes. */
   readonly maxBytes: number;
   /** Larger answers are not cached. */
   readonly maxEntryBytes: number;
@@ -24,7 +24,8 @@ export interface ResponseCache {
   /** The current change stamp, or null when caching is impossible right now. */
   stamp(): string | null;
   get(key: string, stamp: string): CachedBody | undefined;
-  set(key: string, stamp: string, body: string): void;
+  /** Stores an answer (JSON text) and returns its bytes. */
+  set(key: string, stamp: string, text: string): Buffer;
   /** A number per distinct object (a registry), for keys that must change when it is replaced. */
   tagOf(value: object): number;
   /** Entries and bytes held (for tests and diagnostics). */
@@ -58,10 +59,11 @@ export function createResponseCache(deps: { changeStamp: () => string | null; li
       entries.set(key, hit);
       return hit;
     },
-    set(key, stamp, body) {
+    set(key, stamp, text) {
+      const body = Buffer.from(text);
       // The data was read under `stamp`; if anything was written since, the answer may already be old.
       const now = deps.changeStamp();
-      if (now === null || now !== stamp || body.length > limits.maxEntryBytes) return;
+      if (now === null || now !== stamp || body.length > limits.maxEntryBytes) return body;
       sync(stamp);
       const old = entries.get(key);
       if (old) {
@@ -75,6 +77,7 @@ export function createResponseCache(deps: { changeStamp: () => string | null; li
         entries.delete(oldest);
         bytes -= entry.body.length;
       }
+      return body;
     },
     tagOf(value) {
       const known = tags.get(value);

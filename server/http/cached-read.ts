@@ -4,10 +4,10 @@ import type { Registry } from '../schema/registry.js';
 
 /** A GET answer's cache slot: look it up before reading, store the text once computed. */
 export interface CachedRead {
-  /** The cached JSON text, or undefined (a miss, or the request is not cacheable). */
-  lookup(): string | undefined;
-  /** Stores the computed text when it may be (no write happened meanwhile) and returns it. */
-  store(text: string): string;
+  /** The cached JSON bytes, or undefined (a miss, or the request is not cacheable). */
+  lookup(): Buffer | undefined;
+  /** Stores the computed text when it may be (no write happened meanwhile) and returns its bytes. */
+  store(text: string): Buffer;
 }
 
 /**
@@ -18,13 +18,15 @@ export interface CachedRead {
 export function cachedRead(args: { responses: ResponseCache; caller: Caller; registry: Registry; v4: boolean; url: string }): CachedRead {
   const { responses, caller } = args;
   const stamp = caller.cacheKey === undefined ? null : responses.stamp();
-  if (stamp === null) return { lookup: () => undefined, store: (text) => text };
-  const key = `${caller.cacheKey}\n${responses.tagOf(args.registry)}\n${args.v4 ? 'v4' : 'v5'}\n${args.url}`;
+  if (stamp === null) return { lookup: () => undefined, store: (text) => Buffer.from(text) };
+  const key = cacheKeyOf(caller.cacheKey as string, responses.tagOf(args.registry), args.v4, args.url);
   return {
     lookup: () => responses.get(key, stamp)?.body,
-    store(text) {
-      responses.set(key, stamp, text);
-      return text;
-    },
+    store: (text) => responses.set(key, stamp, text),
   };
+}
+
+/** The key of a cached answer: who may see it, under which schemas, in which format, for which URL. */
+export function cacheKeyOf(callerKey: string, registryTag: number, v4: boolean, url: string): string {
+  return `${callerKey}\n${registryTag}\n${v4 ? 'v4' : 'v5'}\n${url}`;
 }

@@ -1,4 +1,5 @@
-import type { Request } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { CallerMemo } from '../auth/caller-memo.js';
 import { publicCaller, type BearerStrategy, type Caller } from '../auth/caller.js';
 import type { PermissionService } from '../auth/permissions.js';
 import { forbidden, unauthorized } from '../errors/app-error.js';
@@ -9,10 +10,15 @@ export type { Caller } from '../auth/caller.js';
 export interface AuthDeps {
   readonly permissions: PermissionService;
   readonly bearer: readonly BearerStrategy[];
+  /** Who recent credentials resolved to (see caller-memo.ts); absent, every request resolves afresh. */
+  readonly callers?: CallerMemo;
 }
 
+/** What authentication reads of a request: its headers. */
+type WithHeaders = { readonly headers: IncomingHttpHeaders };
+
 /** The bearer credential of `Authorization`, undefined without the header; a malformed header is a 401. */
-export function bearerOf(req: Request): string | undefined {
+export function bearerOf(req: WithHeaders): string | undefined {
   const header = req.headers.authorization;
   if (header === undefined) return undefined;
   const parts = header.trim().split(/\s+/);
@@ -21,8 +27,19 @@ export function bearerOf(req: Request): string | undefined {
 }
 
 /** Resolves the caller from `Authorization`: none is the public role; a credential no strategy accepts is a 401. */
-export async function authenticate(req: Request, deps: AuthDeps): Promise<Caller> {
+export async function authenticate(req: WithHeaders, deps: AuthDeps): Promise<Caller> {
   const credential = bearerOf(req);
+  // The memo's key: the credential, or the empty string for the public role (never a credential).
+  const key = credential ?? '';
+  const stamp = deps.callers?.stamp() ?? null;
+  const known = stamp === null ? undefined : deps.callers?.get(key, stamp);
+  if (known !== undefined) return known;
+  const caller = await resolveCaller(credential, deps);
+  if (stamp !== null) deps.callers?.set(key, stamp, caller);
+  return caller;
+}
+
+async function resolveCaller(credential: string | undefined, deps: AuthDeps): Promise<Caller> {
   if (credential === undefined) return publicCaller(deps.permissions);
   for (const strategy of deps.bearer) {
     const caller = await strategy.verify(credential);

@@ -89,20 +89,21 @@ export function contentApi(services: Services) {
       method === 'GET' ? (listRoute || single ? 'find' : 'findOne') : method === 'POST' ? 'create' : method === 'PUT' ? 'update' : 'delete';
     const caller = await authenticate(req, services);
     authorize(caller, `${model.uid}.${action}`);
+    const deps = documentDeps(services);
+    const v4 = req.headers['strapi-response-format'] === 'v4';
+    // Looked up before the query string is even parsed: a hit costs authentication and a map lookup.
+    const cached = method === 'GET' ? cachedRead({ responses: services.responses, caller, registry: deps.registry, v4, url: req.originalUrl }) : null;
+    const hit = cached?.lookup();
+    if (hit !== undefined) {
+      sendJsonText(res, 200, hit);
+      return;
+    }
     const raw = parseQueryString(rawQuery(req.originalUrl));
     const env = queryEnv(services, caller);
-    const deps = documentDeps(services);
     const access = { canRead: env.canRead };
-    const v4 = req.headers['strapi-response-format'] === 'v4';
     const shape = (data: unknown) => (v4 ? toV4Data(model, data, deps.registry) : data);
 
-    if (method === 'GET') {
-      const cached = cachedRead({ responses: services.responses, caller, registry: deps.registry, v4, url: req.originalUrl });
-      const hit = cached.lookup();
-      if (hit !== undefined) {
-        sendJsonText(res, 200, hit);
-        return;
-      }
+    if (cached) {
       let body: unknown;
       if (listRoute) {
         const { query, pagination } = readListQuery(raw, model, env);

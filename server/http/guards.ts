@@ -16,16 +16,35 @@ function hostName(header: string): string {
  * may appear in `Host`. A page on evil.example that rebinds its name to 127.0.0.1 is refused.
  */
 export function hostCheck(listenHost: string, extra: readonly string[]) {
-  const allowed = new Set([...LOOPBACK, ...extra.map((h) => h.toLowerCase())]);
-  if (!['0.0.0.0', '::', ''].includes(listenHost)) allowed.add(listenHost.toLowerCase());
+  const hostAllowed = allowedHosts(listenHost, extra);
   return (req: Request, res: Response, next: NextFunction): void => {
     const header = req.headers.host;
-    if (header === undefined || allowed.has(hostName(header))) {
+    if (hostAllowed(header)) {
       next();
       return;
     }
     sendError(res, forbidden('Host not allowed', { host: header }));
   };
+}
+
+/** Whether a `Host` header passes the DNS-rebinding defence (see hostCheck). */
+export function allowedHosts(listenHost: string, extra: readonly string[]): (header: string | undefined) => boolean {
+  const allowed = new Set([...LOOPBACK, ...extra.map((h) => h.toLowerCase())]);
+  if (!['0.0.0.0', '::', ''].includes(listenHost)) allowed.add(listenHost.toLowerCase());
+  return (header) => header === undefined || allowed.has(hostName(header));
+}
+
+/**
+ * The CORS headers of a response that is not a preflight (see cors): for an allowed `Origin`, the
+ * origin echoed with credentials; `Vary: Origin` whenever the answer depends on it.
+ */
+export function corsHeaders(allowed: ReadonlySet<string> | null, origin: string | undefined): [string, string][] {
+  if (origin === undefined || (allowed !== null && !allowed.has(origin))) return allowed === null ? [] : [['Vary', 'Origin']];
+  return [
+    ['Access-Control-Allow-Origin', origin],
+    ['Access-Control-Allow-Credentials', 'true'],
+    ['Vary', 'Origin'],
+  ];
 }
 
 /**
@@ -37,14 +56,15 @@ export function cors(origins: readonly string[] | null = null) {
   const allowed = origins === null ? null : new Set(origins);
   return (req: Request, res: Response, next: NextFunction): void => {
     const origin = req.headers.origin;
-    if (allowed !== null) res.vary('Origin');
-    if (origin === undefined || (allowed !== null && !allowed.has(origin))) {
+    const headers = corsHeaders(allowed, origin);
+    for (const [name, value] of headers) {
+      if (name === 'Vary') res.vary(value);
+      else res.set(name, value);
+    }
+    if (headers.length < 2) {
       next();
       return;
     }
-    res.set('Access-Control-Allow-Origin', origin);
-    res.set('Access-Control-Allow-Credentials', 'true');
-    res.vary('Origin');
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
       res.set('Access-Control-Allow-Methods', 'GET,POST,PUT,PATCH,DELETE,HEAD,OPTIONS');
       res.set('Access-Control-Allow-Headers', req.headers['access-control-request-headers'] ?? 'Content-Type,Authorization,Origin,Accept');

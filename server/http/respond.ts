@@ -6,10 +6,13 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   sendJsonText(res, status, JSON.stringify(body));
 }
 
-/** Sends JSON text already serialised (a cached answer). */
-export function sendJsonText(res: Response, status: number, text: string): void {
-  res.status(status).set('Content-Type', 'application/json; charset=utf-8').send(text);
+/** Sends JSON text already serialised, or its bytes (a cached answer). */
+export function sendJsonText(res: Response, status: number, text: string | Buffer): void {
+  res.status(status).set('Content-Type', JSON_CONTENT_TYPE).send(text);
 }
+
+/** The Content-Type of every JSON answer, as Strapi (Koa) sends it. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export function sendError(res: Response, error: AppError): void {
   sendJson(res, error.status, error.toBody());

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Request, Response } from 'express';
-import multer from 'multer';
+import type { MulterError } from 'multer';
 import { AppError, validationError } from '../errors/app-error.js';
 import { MAX_UPLOAD_FIELD_BYTES, MAX_UPLOAD_FIELDS, MAX_UPLOAD_FILES } from '../limits.js';
 import type { IncomingFile } from '../uploads/prepare.js';
@@ -30,8 +30,8 @@ const LIMIT_MESSAGES: Readonly<Record<string, string>> = {
 };
 
 /** Multer's and busboy's failures as Strapi-style errors; file-system failures stay 500s. */
-function toAppError(err: unknown): unknown {
-  if (err instanceof multer.MulterError) {
+function toAppError(err: unknown, multerError: typeof MulterError): unknown {
+  if (err instanceof multerError) {
     if (err.code === 'LIMIT_FILE_SIZE') return fileTooBig();
     const limit = LIMIT_MESSAGES[err.code];
     if (limit) return new AppError('PayloadTooLargeError', limit, {});
@@ -50,6 +50,8 @@ function toAppError(err: unknown): unknown {
  * is gone before this rejects. File parts under other names are skipped, as Strapi ignores them.
  */
 export async function readUploadForm(req: Request, res: Response, options: { tmpRoot: string; sizeLimit: number }): Promise<UploadForm> {
+  // Loaded with the first upload: a server that never receives one never pays for multer and busboy.
+  const { default: multer } = await import('multer');
   const dir = await mkdtemp(join(options.tmpRoot, `${UPLOAD_TEMP_PREFIX}${process.pid}-`));
   const parse = multer({
     storage: multer.diskStorage({
@@ -72,7 +74,7 @@ export async function readUploadForm(req: Request, res: Response, options: { tmp
     });
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
-    throw toAppError(err);
+    throw toAppError(err, multer.MulterError);
   }
   const body: unknown = req.body;
   const received: unknown = req.files;

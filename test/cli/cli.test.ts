@@ -107,6 +107,19 @@ describe('graceful shutdown', () => {
     expect(JSON.parse(result.text)).toMatchObject({ data: { name: 'Slow' } });
     expect(await serve.exited).toBe(0);
   });
+
+  it('shuts down cleanly on a SIGTERM sent the instant the ready line is read', async () => {
+    const data = await fresh('instant');
+    const outcomes: string[] = [];
+    // A supervisor that stops the server as soon as it is up found it killed by the signal 1 time in 5.
+    for (let i = 0; i < 12; i++) {
+      const serve = await startServe(['--data', data, '--schemas', FIXTURE_PROJECT, '--port', '0']);
+      serve.child.kill('SIGTERM');
+      const code = await serve.exited;
+      outcomes.push(code === null ? `signal ${serve.signal()}` : `exit ${code}`);
+    }
+    expect(outcomes).toEqual(Array(12).fill('exit 0'));
+  });
 });
 
 describe('commands on a data dir that does not exist yet', () => {

@@ -29,7 +29,9 @@ export async function killHard(serve: ServeProcess): Promise<void> {
 /** SIGTERM and the exit code of the graceful shutdown. */
 export async function stopGracefully(serve: ServeProcess): Promise<number | null> {
   serve.child.kill('SIGTERM');
-  return serve.exited;
+  const code = await serve.exited;
+  if (code === null) throw new Error(`hearth serve was ended by ${serve.signal()} instead of shutting down; its stderr:\n${serve.stderr()}`);
+  return code;
 }
 
 /** `PRAGMA integrity_check` and `PRAGMA foreign_key_check` of a stopped server's database, opened read-only. */

@@ -30,7 +30,7 @@ beforeAll(async () => {
   serve = await serveOn(dataDir);
 });
 afterAll(async () => {
-  serve.child.kill('SIGKILL');
+  await killHard(serve);
   await rm(dirname(dataDir), { recursive: true, force: true });
 });
 
@@ -70,7 +70,11 @@ async function smallUploads(base: string, until: () => boolean, acked: FileObjec
 /** The size of the largest temp part file under `<data>/tmp/uploads`. */
 async function largestTempPart(): Promise<number> {
   let largest = 0;
-  for (const file of await filesUnder(join(dataDir, 'tmp', 'uploads'))) largest = Math.max(largest, (await stat(join(dataDir, 'tmp', 'uploads', file))).size);
+  for (const file of await filesUnder(join(dataDir, 'tmp', 'uploads'))) {
+    // A small upload's part can be moved into place between the listing and the stat.
+    const size = await stat(join(dataDir, 'tmp', 'uploads', file)).then((s) => s.size, () => 0);
+    largest = Math.max(largest, size);
+  }
   return largest;
 }
 
@@ -93,11 +97,14 @@ describe('SIGKILL during uploads', () => {
     let killed = false;
     const big = stalledUpload(serve.url, SENT_BEFORE_KILL);
     const loads = [0, 1, 2, 3].map(() => smallUploads(serve.url, () => killed, acked));
-    await waitFor('the large upload to reach the disk and small uploads to be acknowledged', async () => (await largestTempPart()) >= SENT_BEFORE_KILL / 2 && acked.length >= SMALL_UPLOADS_BEFORE_KILL);
-    killed = true;
-    await killHard(serve);
-    await Promise.all(loads);
-    big.destroy();
+    try {
+      await waitFor('the large upload to reach the disk and small uploads to be acknowledged', async () => (await largestTempPart()) >= SENT_BEFORE_KILL / 2 && acked.length >= SMALL_UPLOADS_BEFORE_KILL);
+    } finally {
+      killed = true;
+      await killHard(serve);
+      await Promise.all(loads);
+      big.destroy();
+    }
     // The scenario happened: the dead process left its half-received upload behind.
     expect((await readdir(join(dataDir, 'tmp', 'uploads'))).length).toBeGreaterThan(0);
     // As if the process had died between storing an object and committing its row.

@@ -27,7 +27,9 @@ export interface ServeProcess {
   readonly url: string;
   readonly readyLine: string;
   stderr(): string;
-  /** Resolves with the exit code once the process has ended. */
+  /** The signal that ended the process, if one did (null while running or after a normal exit). */
+  signal(): NodeJS.Signals | null;
+  /** Resolves with the exit code once the process has ended (null when a signal ended it). */
   exited: Promise<number | null>;
 }
 
@@ -37,13 +39,19 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
     const child = spawn(process.execPath, [HEARTH_BIN, 'serve', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    let endedBy: NodeJS.Signals | null = null;
+    const exited = new Promise<number | null>((r) =>
+      child.on('close', (code, signal) => {
+        endedBy = signal;
+        r(code);
+      }),
+    );
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
       const line = stdout.split('\n')[0];
       const match = line !== undefined && stdout.includes('\n') ? /^Hearth listening on (http:\/\/\S+)$/.exec(line) : null;
-      if (match?.[1]) resolvePromise({ child, url: match[1], readyLine: line ?? '', stderr: () => stderr, exited });
+      if (match?.[1]) resolvePromise({ child, url: match[1], readyLine: line ?? '', stderr: () => stderr, signal: () => endedBy, exited });
     });
     void exited.then((code) => reject(new Error(`hearth serve exited with ${code} before it was ready: ${stderr}`)));
   });

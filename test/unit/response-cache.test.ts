@@ -13,7 +13,7 @@ describe('response cache', () => {
     const cache = createResponseCache({ changeStamp: source.changeStamp, limits: { maxBytes: 1000, maxEntryBytes: 100 } });
     const stamp = cache.stamp() as string;
     cache.set('/api/a', stamp, '{"a":1}');
-    expect(cache.get('/api/a', cache.stamp() as string)).toEqual({ body: '{"a":1}' });
+    expect(cache.get('/api/a', cache.stamp() as string)).toEqual({ body: Buffer.from('{"a":1}') });
     source.write();
     expect(cache.get('/api/a', cache.stamp() as string)).toBeUndefined();
     expect(cache.size()).toEqual({ entries: 0, bytes: 0 });
@@ -34,6 +34,23 @@ describe('response cache', () => {
     expect(cache.stamp()).toBeNull();
     cache.set('/api/a', 'x', '{}');
     expect(cache.size().entries).toBe(0);
+  });
+
+  it('returns the bytes it stores, and the bytes of an answer it may not store', () => {
+    const source = stampSource();
+    const cache = createResponseCache({ changeStamp: source.changeStamp, limits: { maxBytes: 1000, maxEntryBytes: 100 } });
+    const stamp = cache.stamp() as string;
+    expect(cache.set('/api/a', stamp, '{"name":"Åland"}').toString('utf8')).toBe('{"name":"Åland"}');
+    source.write();
+    expect(cache.set('/api/b', stamp, '{"late":true}').toString('utf8')).toBe('{"late":true}');
+    expect(cache.get('/api/b', cache.stamp() as string)).toBeUndefined();
+  });
+
+  it('counts bytes, not characters', () => {
+    const source = stampSource();
+    const cache = createResponseCache({ changeStamp: source.changeStamp, limits: { maxBytes: 1000, maxEntryBytes: 100 } });
+    cache.set('/api/a', cache.stamp() as string, '"ÅÅ"');
+    expect(cache.size()).toEqual({ entries: 1, bytes: 6 });
   });
 
   it('evicts the least recently used entries past maxBytes and skips entries past maxEntryBytes', () => {

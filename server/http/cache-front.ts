@@ -1,0 +1,50 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Services } from '../services.js';
+import { cacheKeyOf } from './cached-read.js';
+import { authenticate } from './caller.js';
+import { allowedHosts, corsHeaders } from './guards.js';
+import { JSON_CONTENT_TYPE } from './respond.js';
+
+/**
+ * The response cache's front door: a content-API GET whose answer is cached is sent straight from
+ * the HTTP server's request handler, before Express routes it, as an in-process reverse proxy
+ * would. Everything else, and every case this path is unsure of (a credential that does not
+ * resolve, a caller without a cacheable permission set, a miss), goes to the app unchanged.
+ *
+ * A hit is only ever an answer the app itself computed for the same URL, the same permission set
+ * (so the same route and permission checks passed), the same registry and the same response
+ * format, under the same change stamp (so no write came between): the bytes are the app's. The
+ * headers are those the app sends with them: the host check and CORS run here as there.
+ */
+export function cacheFront(services: Services, app: RequestListener): RequestListener {
+  const hostAllowed = allowedHosts(services.config.host, services.config.allowedHosts);
+  const origins = services.config.corsOrigins === null ? null : new Set(services.config.corsOrigins);
+
+  async function hit(req: IncomingMessage): Promise<Buffer | undefined> {
+    const stamp = services.responses.stamp();
+    if (stamp === null) return undefined;
+    const caller = await authenticate(req, services);
+    if (caller.cacheKey === undefined) return undefined;
+    const key = cacheKeyOf(caller.cacheKey, services.responses.tagOf(services.registry()), req.headers['strapi-response-format'] === 'v4', req.url as string);
+    return services.responses.get(key, stamp)?.body;
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+    const headers: [string, string][] = corsHeaders(origins, req.headers.origin);
+    headers.push(['Content-Type', JSON_CONTENT_TYPE], ['Content-Length', String(body.length)]);
+    res.writeHead(200, headers.flat());
+    res.end(body);
+  }
+
+  return (req, res) => {
+    if (req.method !== 'GET' || req.url === undefined || !req.url.startsWith('/api/') || !hostAllowed(req.headers.host)) {
+      app(req, res);
+      return;
+    }
+    hit(req).then(
+      (body) => (body === undefined ? app(req, res) : send(req, res, body)),
+      // The app answers the failure itself (a 401 for a bad credential, with its envelope).
+      () => app(req, res),
+    );
+  };
+}
