@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAsOwner } from './support/auth-pages.js';
-import { call, data, pluck } from './support/api.js';
+import { call, data, dataList, pluck } from './support/api.js';
 import { ContentPage } from './support/content-page.js';
 import { captureFailures, registerOwner, screenshot, startE2E, type E2E } from './support/harness.js';
 import { gradientPng, MediaPage, progressSeen, RECORD_PROGRESS } from './support/media-page.js';
@@ -160,6 +160,33 @@ describe('4. media library', () => {
     await visible(page.getByTestId('toast').filter({ hasText: 'sunrise.png deleted' }));
     expect((await call(server, `/api/upload/files/${file.id}`, { token: session })).status).toBe(404);
     await eventually(() => media.names()).not.toContain('sunrise.png');
+    expect(e2e.problems).toEqual([]);
+  });
+
+  it('moves a file into a folder and renames the folder', async () => {
+    const { page, server } = e2e;
+    const media = new MediaPage(page);
+    await media.open();
+    const dialog = await media.openFile('notes.txt');
+    await eventually(() => dialog.getByLabel('Folder').locator('option').allInnerTexts()).toEqual(['Media library (no folder)', 'API Uploads', 'Photos']);
+    await dialog.getByLabel('Folder').selectOption({ label: 'Photos' });
+    await dialog.getByRole('button', { name: 'Move file' }).click();
+    await visible(page.getByTestId('toast').filter({ hasText: 'notes.txt moved to Photos' }));
+    await eventually(() => media.names()).not.toContain('notes.txt');
+    await media.openFolder('Photos');
+    await eventually(() => media.names()).toEqual(['notes.txt']);
+    await page.getByRole('navigation', { name: 'Folder path' }).getByRole('button', { name: 'Media library' }).click();
+
+    await page.getByRole('button', { name: 'Rename folder Photos' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename folder “Photos”' });
+    await rename.getByLabel('Folder name').fill('Pictures');
+    await rename.getByRole('button', { name: 'Rename folder' }).click();
+    await visible(page.getByTestId('toast').filter({ hasText: 'Folder renamed to Pictures' }));
+    await media.openFolder('Pictures');
+    await eventually(() => media.names()).toEqual(['notes.txt']);
+    const folders = (await dataList(server, '/admin/api/upload/folders', { token: session })).map((f) => f.name);
+    expect(folders).toContain('Pictures');
+    expect(folders).not.toContain('Photos');
     expect(e2e.problems).toEqual([]);
   });
 });

@@ -8,11 +8,13 @@ import { Field } from '../../components/field';
 import { ErrorNotice, Loading } from '../../components/feedback';
 import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
-import { absoluteUrl, deleteFile, fileDecoderOf, formatSize, freshUrl, thumbnailOf, updateFileInfo, whereUsed } from './media-api';
+import { absoluteUrl, deleteFile, fileDecoderOf, formatSize, freshUrl, listAllFolders, moveFile, thumbnailOf, updateFileInfo, whereUsed } from './media-api';
 
 /** Props of the file details dialog. */
 export interface FileDialogProps {
   readonly file: MediaFile;
+  /** The folder the file is in (null: the root), when the library knows it (not in search results). */
+  readonly folder?: number | null;
   readonly onClose: () => void;
   /** Called after an edit, a replace or a delete, so the library reloads. */
   readonly onChanged: () => void;
@@ -66,8 +68,54 @@ function DeleteStep({ file, onCancel, onDeleted }: { readonly file: MediaFile; r
   );
 }
 
+const ROOT = 'root';
+
+/** Moves the file into another folder (or to the root of the library). */
+function MoveStep({ file, folder, onMoved }: { readonly file: MediaFile; readonly folder: number | null | undefined; readonly onMoved: (label: string) => void }) {
+  const client = useClient();
+  const folders = useLoad(() => listAllFolders(client), 'all-folders');
+  const current = folder === undefined ? '' : folder === null ? ROOT : String(folder);
+  const [target, setTarget] = useState(current);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const move = async (event: FormEvent) => {
+    event.preventDefault();
+    if (target === '' || target === current) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await moveFile(client, file.id, target === ROOT ? null : Number(target));
+      onMoved(target === ROOT ? 'Media library' : (folders.data?.find((f) => String(f.id) === target)?.label ?? 'the folder'));
+    } catch (e) {
+      setError(e);
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="stack" onSubmit={move} aria-label="Move this file">
+      <Field id="file-folder" label="Folder" hint="Files can live in one folder; folders are only seen in this library.">
+        <select id="file-folder" value={target} onChange={(e) => setTarget(e.target.value)} disabled={folders.loading} aria-describedby="file-folder-hint">
+          {current === '' ? <option value="">Choose a folder…</option> : null}
+          <option value={ROOT}>Media library (no folder)</option>
+          {(folders.data ?? []).map((f) => (
+            <option key={f.id} value={String(f.id)}>
+              {f.label}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {error || folders.error ? <ErrorNotice message={describeError(error ?? folders.error)} /> : null}
+      <div className="button-row">
+        <button type="submit" className="btn" disabled={busy || target === '' || target === current}>
+          {busy ? 'Moving…' : 'Move file'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
 /** A file's preview and details: edit name, alternative text and caption; replace; copy its URL; delete. */
-export function FileDialog({ file: initial, onClose, onChanged }: FileDialogProps) {
+export function FileDialog({ file: initial, folder, onClose, onChanged }: FileDialogProps) {
   const client = useClient();
   const { notify } = useToast();
   const [file, setFile] = useState(initial);
@@ -166,6 +214,15 @@ export function FileDialog({ file: initial, onClose, onChanged }: FileDialogProp
           </div>
         </form>
       </div>
+      <MoveStep
+        file={file}
+        folder={folder}
+        onMoved={(label) => {
+          notify(`${file.name} moved to ${label}`);
+          onChanged();
+          onClose();
+        }}
+      />
       {deleting ? (
         <DeleteStep
           file={file}

@@ -28,7 +28,17 @@ export function Breadcrumbs({ trail, onOpen }: { readonly trail: readonly Crumb[
 }
 
 /** The sub-folders of the current folder, each opened with a click. */
-export function FolderList({ folders, onOpen, onDelete }: { readonly folders: readonly Folder[]; readonly onOpen: (f: Folder) => void; readonly onDelete?: (f: Folder) => void }) {
+export function FolderList({
+  folders,
+  onOpen,
+  onRename,
+  onDelete,
+}: {
+  readonly folders: readonly Folder[];
+  readonly onOpen: (f: Folder) => void;
+  readonly onRename?: (f: Folder) => void;
+  readonly onDelete?: (f: Folder) => void;
+}) {
   if (folders.length === 0) return null;
   return (
     <ul className="folder-list" aria-label="Folders">
@@ -42,6 +52,11 @@ export function FolderList({ folders, onOpen, onDelete }: { readonly folders: re
               {f.childCount > 0 ? ` · ${f.childCount} folders` : ''}
             </span>
           </button>
+          {onRename ? (
+            <button type="button" className="btn btn-ghost btn-small btn-icon" aria-label={`Rename folder ${f.name}`} onClick={() => onRename(f)}>
+              <span aria-hidden="true">✎</span>
+            </button>
+          ) : null}
           {onDelete ? (
             <button type="button" className="btn btn-ghost btn-small btn-icon" aria-label={`Delete folder ${f.name}`} onClick={() => onDelete(f)}>
               <span aria-hidden="true">×</span>

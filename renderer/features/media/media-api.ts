@@ -38,6 +38,31 @@ export async function createFolder(client: ApiClient, name: string, parent: numb
   return dataOf(folderDecoder)(await client.post('/admin/api/upload/folders', parent === null ? { name } : { name, parent }));
 }
 
+/** Renames a folder. */
+export async function renameFolder(client: ApiClient, id: number, name: string): Promise<Folder> {
+  return dataOf(folderDecoder)(await client.put(`/admin/api/upload/folders/${id}`, { name }));
+}
+
+/** A folder a file can be moved into, labelled with its path of names ("Photos / Summer"). */
+export interface FolderChoice {
+  readonly id: number;
+  readonly label: string;
+}
+
+/** Every folder, depth first, in name order at each level. */
+export async function listAllFolders(client: ApiClient): Promise<FolderChoice[]> {
+  const out: FolderChoice[] = [];
+  const walk = async (parent: number | null, prefix: string): Promise<void> => {
+    for (const folder of await listFolders(client, parent)) {
+      const label = prefix === '' ? folder.name : `${prefix} / ${folder.name}`;
+      out.push({ id: folder.id, label });
+      if (folder.childCount > 0) await walk(folder.id, label);
+    }
+  };
+  await walk(null, '');
+  return out;
+}
+
 /** Deletes a folder with its files and sub-folders. */
 export async function deleteFolder(client: ApiClient, id: number): Promise<void> {
   await client.del(`/admin/api/upload/folders/${id}`);

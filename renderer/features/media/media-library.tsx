@@ -13,23 +13,35 @@ import { FileDialog } from './file-dialog';
 import { FileGrid } from './file-grid';
 import { Breadcrumbs, FolderList } from './folder-bar';
 import { LibraryToolbar } from './library-toolbar';
-import { createFolder, deleteFolder } from './media-api';
+import { createFolder, deleteFolder, renameFolder } from './media-api';
 import { UploadQueue } from './upload-queue';
 import { useLibrary } from './use-library';
 import { useUploads } from './use-uploads';
 
 const PAGE_SIZE = 24;
 
-function NewFolderDialog({ parent, onClose, onCreated }: { readonly parent: number | null; readonly onClose: () => void; readonly onCreated: () => void }) {
-  const client = useClient();
-  const [name, setName] = useState('');
+/** Names a folder: a new one, or an existing one renamed. */
+function FolderNameDialog({
+  title,
+  submitLabel,
+  initial = '',
+  onClose,
+  onSubmit,
+}: {
+  readonly title: string;
+  readonly submitLabel: string;
+  readonly initial?: string;
+  readonly onClose: () => void;
+  readonly onSubmit: (name: string) => Promise<void>;
+}) {
+  const [name, setName] = useState(initial);
   const [error, setError] = useState<unknown>(null);
+  const unchanged = name.trim() === '' || name.trim() === initial;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (name.trim() === '') return;
+    if (unchanged) return;
     try {
-      await createFolder(client, name.trim(), parent);
-      onCreated();
+      await onSubmit(name.trim());
       onClose();
     } catch (e) {
       setError(e);
@@ -37,7 +49,7 @@ function NewFolderDialog({ parent, onClose, onCreated }: { readonly parent: numb
   };
   return (
     <Dialog
-      title="New folder"
+      title={title}
       onClose={onClose}
       size="small"
       footer={
@@ -45,8 +57,8 @@ function NewFolderDialog({ parent, onClose, onCreated }: { readonly parent: numb
           <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" form="folder-form" className="btn btn-primary" disabled={name.trim() === ''}>
-            Create folder
+          <button type="submit" form="folder-form" className="btn btn-primary" disabled={unchanged}>
+            {submitLabel}
           </button>
         </>
       }
@@ -69,6 +81,7 @@ export function MediaLibrary() {
   const [open, setOpen] = useState<MediaFile | null>(null);
   const [newFolder, setNewFolder] = useState(false);
   const [removing, setRemoving] = useState<Folder | null>(null);
+  const [renaming, setRenaming] = useState<Folder | null>(null);
   const uploads = useUploads(library.folder, (files) => {
     notify(files.length === 1 ? '1 file uploaded' : `${files.length} files uploaded`);
     library.reload();
@@ -95,7 +108,7 @@ export function MediaLibrary() {
       </DropZone>
       <LibraryToolbar library={library} view={view} onView={setView} idPrefix="library" />
       {folders.error ? <ErrorNotice message={describeError(folders.error)} onRetry={folders.reload} /> : null}
-      {filtered ? null : <FolderList folders={folders.data ?? []} onOpen={library.open} onDelete={setRemoving} />}
+      {filtered ? null : <FolderList folders={folders.data ?? []} onOpen={library.open} onRename={setRenaming} onDelete={setRemoving} />}
       {files.error ? <ErrorNotice message={describeError(files.error)} onRetry={files.reload} /> : null}
       {files.loading && !page ? <Loading label="Loading files…" /> : null}
       {nothing ? (
@@ -109,8 +122,31 @@ export function MediaLibrary() {
           <Pager page={page.pagination.page} pageCount={page.pagination.pageCount} total={page.pagination.total} onPage={library.setPage} label="Files pages" />
         </section>
       ) : null}
-      {open ? <FileDialog file={open} onClose={() => setOpen(null)} onChanged={library.reload} /> : null}
-      {newFolder ? <NewFolderDialog parent={library.folder} onClose={() => setNewFolder(false)} onCreated={library.reload} /> : null}
+      {open ? <FileDialog file={open} folder={library.q !== '' ? undefined : library.folder} onClose={() => setOpen(null)} onChanged={library.reload} /> : null}
+      {newFolder ? (
+        <FolderNameDialog
+          title="New folder"
+          submitLabel="Create folder"
+          onClose={() => setNewFolder(false)}
+          onSubmit={async (name) => {
+            await createFolder(client, name, library.folder);
+            library.reload();
+          }}
+        />
+      ) : null}
+      {renaming ? (
+        <FolderNameDialog
+          title={`Rename folder “${renaming.name}”`}
+          submitLabel="Rename folder"
+          initial={renaming.name}
+          onClose={() => setRenaming(null)}
+          onSubmit={async (name) => {
+            await renameFolder(client, renaming.id, name);
+            notify(`Folder renamed to ${name}`);
+            library.reload();
+          }}
+        />
+      ) : null}
       {removing ? (
         <ConfirmDialog
           title={`Delete folder “${removing.name}”?`}
