@@ -93,7 +93,7 @@ function MoveStep({ file, folder, onMoved }: { readonly file: MediaFile; readonl
   };
   return (
     <form className="stack" onSubmit={move} aria-label="Move this file">
-      <Field id="file-folder" label="Folder" hint="Files can live in one folder; folders are only seen in this library.">
+      <Field id="file-folder" label="Folder" hint="Folders organise this library only; file URLs stay the same.">
         <select id="file-folder" value={target} onChange={(e) => setTarget(e.target.value)} disabled={folders.loading} aria-describedby="file-folder-hint">
           {current === '' ? <option value="">Choose a folder…</option> : null}
           <option value={ROOT}>Media library (no folder)</option>
@@ -181,48 +181,50 @@ export function FileDialog({ file: initial, folder, onClose, onChanged }: FileDi
             </dd>
           </dl>
         </div>
-        <form className="stack" onSubmit={save}>
-          <Field id="file-name" label="File name">
-            <input id="file-name" value={info.name} onChange={(e) => setInfo({ ...info, name: e.target.value })} />
-          </Field>
-          <Field id="file-alt" label="Alternative text" hint="Describes the image for people who cannot see it.">
-            <input id="file-alt" value={info.alternativeText} onChange={(e) => setInfo({ ...info, alternativeText: e.target.value })} aria-describedby="file-alt-hint" />
-          </Field>
-          <Field id="file-caption" label="Caption">
-            <input id="file-caption" value={info.caption} onChange={(e) => setInfo({ ...info, caption: e.target.value })} />
-          </Field>
-          {progress !== null ? <progress className="upload-bar" max={100} value={Math.round(progress * 100)} aria-label="Replacing file" /> : null}
-          {error ? <ErrorNotice message={describeError(error)} /> : null}
-          <div className="button-row">
-            <button type="submit" className="btn btn-primary" disabled={busy}>
-              {busy ? 'Saving…' : 'Save details'}
-            </button>
-            <button type="button" className="btn" onClick={() => replaceInput.current?.click()} disabled={progress !== null}>
-              Replace file
-            </button>
-            <input ref={replaceInput} type="file" className="visually-hidden" tabIndex={-1} aria-label="Replacement file" onChange={(e) => {
-              const [f] = Array.from(e.target.files ?? []);
-              e.target.value = '';
-              if (f) void replace(f);
-            }} />
-            <span className="spacer" />
-            {deleting ? null : (
-              <button type="button" className="btn btn-danger-ghost" onClick={() => setDeleting(true)}>
-                Delete file
+        <div className="stack">
+          <form className="stack" onSubmit={save}>
+            <Field id="file-name" label="File name">
+              <input id="file-name" value={info.name} onChange={(e) => setInfo({ ...info, name: e.target.value })} />
+            </Field>
+            <Field id="file-alt" label="Alternative text" hint="Describes the image for people who cannot see it.">
+              <input id="file-alt" value={info.alternativeText} onChange={(e) => setInfo({ ...info, alternativeText: e.target.value })} aria-describedby="file-alt-hint" />
+            </Field>
+            <Field id="file-caption" label="Caption">
+              <input id="file-caption" value={info.caption} onChange={(e) => setInfo({ ...info, caption: e.target.value })} />
+            </Field>
+            {progress !== null ? <progress className="upload-bar" max={100} value={Math.round(progress * 100)} aria-label="Replacing file" /> : null}
+            {error ? <ErrorNotice message={describeError(error)} /> : null}
+            <div className="button-row">
+              <button type="submit" className="btn btn-primary" disabled={busy}>
+                {busy ? 'Saving…' : 'Save details'}
               </button>
-            )}
-          </div>
-        </form>
+              <button type="button" className="btn" onClick={() => replaceInput.current?.click()} disabled={progress !== null}>
+                Replace file
+              </button>
+              <input ref={replaceInput} type="file" className="visually-hidden" tabIndex={-1} aria-label="Replacement file" onChange={(e) => {
+                const [f] = Array.from(e.target.files ?? []);
+                e.target.value = '';
+                if (f) void replace(f);
+              }} />
+              <span className="spacer" />
+              {deleting ? null : (
+                <button type="button" className="btn btn-danger-ghost" onClick={() => setDeleting(true)}>
+                  Delete file
+                </button>
+              )}
+            </div>
+          </form>
+          <MoveStep
+            file={file}
+            folder={folder}
+            onMoved={(label) => {
+              notify(`${file.name} moved to ${label}`);
+              onChanged();
+              onClose();
+            }}
+          />
+        </div>
       </div>
-      <MoveStep
-        file={file}
-        folder={folder}
-        onMoved={(label) => {
-          notify(`${file.name} moved to ${label}`);
-          onChanged();
-          onClose();
-        }}
-      />
       {deleting ? (
         <DeleteStep
           file={file}
