@@ -7,8 +7,11 @@ const isMime = (v: string): v is Library['mime'] => MIME_FILTERS.some((m) => m.v
 /** Search, type filter, sort and (optionally) the grid/list switch of the media library. */
 export function LibraryToolbar({ library, view, onView, lockMime, idPrefix }: { readonly library: Library; readonly view?: 'grid' | 'list'; readonly onView?: (v: 'grid' | 'list') => void; readonly lockMime?: boolean; readonly idPrefix: string }) {
   const [text, setText] = useState(library.q);
-  const { setQ } = library;
+  const { setQ, q } = library;
   useEffect(() => {
+    // Only a real change searches: setting the same text again would send the library back to page 1
+    // (a page turned within the debounce after the screen opened was undone).
+    if (text === q) return undefined;
     const timer = window.setTimeout(() => setQ(text), 250);
     return () => window.clearTimeout(timer);
     // Only new text restarts the timer (setQ is rebuilt each render).
