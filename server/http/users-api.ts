@@ -40,7 +40,11 @@ function mountUserRoutes(router: Router, services: Services): void {
       sendJson(ctx.res, 200, await users.accounts.list(queryOf(ctx), window, ctx.access));
     }),
   );
-  router.all('/users', only(['HEAD', 'GET']));
+  router.post(
+    '/users',
+    userRoute(services, `${USER}.create`, async (ctx) => sendJson(ctx.res, 201, await users.admin.create(ctx.body, ctx.access)), { body: true }),
+  );
+  router.all('/users', only(['HEAD', 'GET', 'POST']));
 
   router.get(
     '/users/:id',
@@ -51,7 +55,20 @@ function mountUserRoutes(router: Router, services: Services): void {
       else sendJson(ctx.res, 200, user);
     }),
   );
-  router.all('/users/:id', only(['HEAD', 'GET']));
+  router.put(
+    '/users/:id',
+    userRoute(services, `${USER}.update`, async (ctx) => sendJson(ctx.res, 200, await users.admin.update(pathId(ctx.req.params.id), ctx.body, ctx.access)), { body: true }),
+  );
+  router.delete(
+    '/users/:id',
+    userRoute(services, `${USER}.destroy`, async (ctx) => {
+      const user = await users.admin.remove(pathId(ctx.req.params.id), ctx.access);
+      // As findOne: Strapi sends the null it gets for an unknown id, which Koa answers 204.
+      if (user === null) ctx.res.status(204).end();
+      else sendJson(ctx.res, 200, user);
+    }),
+  );
+  router.all('/users/:id', only(['HEAD', 'GET', 'PUT', 'DELETE']));
 }
 
 /** A role body of the content API: Strapi's nested permissions map (or a plain list) becomes action names. */

@@ -11,6 +11,7 @@ import { createSessionFlows } from './session-flows.js';
 import { createSessionManager } from './sessions.js';
 import { userJwtStrategy } from './strategy.js';
 import { createUserTokens } from './tokens.js';
+import { createUserAdmin } from './user-admin.js';
 
 /** What users & permissions is built from. */
 export interface UsersDeps {
@@ -36,7 +37,8 @@ export function createUsers(deps: UsersDeps) {
   const sessionFlows = createSessionFlows({ config, tokens, sessions, now, log: deps.log });
   const auth = createAuthFlows({ config, accounts, roles, sessions: sessionFlows });
   const jwt = userJwtStrategy({ config, tokens, sessions, accounts, roles, permissions: deps.permissions });
-  return { config, tokens, sessions, accounts, roles, sessionFlows, auth, strategy: jwt.strategy, identify: jwt.identify };
+  const admin = createUserAdmin({ db, accounts, roles, sessions, now });
+  return { config, tokens, sessions, accounts, roles, sessionFlows, auth, admin, strategy: jwt.strategy, identify: jwt.identify };
 }
 
 /** Users & permissions as the HTTP layer sees it. */

@@ -145,6 +145,66 @@ describe('/api/users-permissions/roles', () => {
   });
 });
 
+describe('managing users on the content API', () => {
+  type User = { id: number; documentId: string; username: string; email: string; provider: string; confirmed: boolean; blocked: boolean; role?: { type: string } };
+  const login = (identifier: string, password: string) => call('/api/auth/local', { method: 'POST', json: { identifier, password } });
+
+  it('creates a user with POST /api/users (201, lower-cased email, role shown, no password), who can then log in', async () => {
+    const admin = await server.token('full-access');
+    const roles = (await expectJson<{ roles: { id: number; type: string }[] }>(await call('/api/users-permissions/roles', { token: admin }), 200)).roles;
+    const authenticated = roles.find((r) => r.type === 'authenticated');
+    const created = await expectJson<User>(
+      await call('/api/users', { method: 'POST', token: admin, json: { username: 'editor', email: 'Editor@Example.com', password: 'editor-pass', role: authenticated?.id, resetPasswordToken: 'planted', provider: 'github' } }),
+      201,
+    );
+    expect(created).toMatchObject({ username: 'editor', email: 'editor@example.com', provider: 'local', confirmed: true, blocked: false, role: { type: 'authenticated' } });
+    expect(JSON.stringify(created)).not.toContain('editor-pass');
+    const stored = await server.server.services.database.db.selectFrom('up_users').select(['provider', 'resetPasswordToken']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ provider: 'local', resetPasswordToken: null });
+    await expectJson(await login('editor', 'editor-pass'), 200);
+  });
+
+  it('answers Strapi\'s validation and uniqueness errors, and 403 without the create permission', async () => {
+    const admin = await server.token('full-access');
+    const missing = await expectJson<{ error: { message: string; details: { errors: { path: string[] }[] } } }>(await call('/api/users', { method: 'POST', token: admin, json: {} }), 400);
+    expect(missing.error.message).toBe('4 errors occurred');
+    expect(missing.error.details.errors.map((e) => e.path.join('.')).sort()).toEqual(['email', 'password', 'role', 'username']);
+    const role = { connect: [{ id: 999 }] };
+    expect(await expectJson(await call('/api/users', { method: 'POST', token: admin, json: { username: 'x', email: 'x@example.com', password: 'x-password', role } }), 400)).toMatchObject({ error: { name: 'ValidationError', message: 'Role with id "999" not found' } });
+    expect(await expectJson(await call('/api/users', { method: 'POST', token: admin, json: { username: 'other', email: 'EDITOR@example.com', password: 'other-pass', role: { connect: [{ id: 1 }] } } }), 400)).toMatchObject({
+      error: { name: 'ApplicationError', message: 'Email already taken' },
+    });
+    expect(await expectJson(await call('/api/users', { method: 'POST', token: admin, json: { username: 'editor', email: 'new@example.com', password: 'other-pass', role: 1 } }), 400)).toMatchObject({
+      error: { name: 'ApplicationError', message: 'Username already taken' },
+    });
+    expect((await call('/api/users', { method: 'POST', token: jwt, json: { username: 'y', email: 'y@example.com', password: 'y-password', role: 1 } })).status).toBe(403);
+  });
+
+  it('updates a user with PUT /api/users/:id: names, blocking, a new password (404 for an unknown id)', async () => {
+    const admin = await server.token('full-access');
+    const [editor] = await expectJson<User[]>(await call('/api/users?filters[username][$eq]=editor', { token: admin }), 200);
+    if (!editor) throw new Error('editor not found');
+    const renamed = await expectJson<User>(await call(`/api/users/${editor.id}`, { method: 'PUT', token: admin, json: { username: 'chief-editor', password: 'chief-pass' } }), 200);
+    expect(renamed).toMatchObject({ id: editor.id, username: 'chief-editor', email: 'editor@example.com', role: { type: 'authenticated' } });
+    expect((await login('editor', 'editor-pass')).status).toBe(400);
+    await expectJson(await login('chief-editor', 'chief-pass'), 200);
+    await expectJson(await call(`/api/users/${editor.id}`, { method: 'PUT', token: admin, json: { blocked: true } }), 200);
+    expect(await expectJson(await login('chief-editor', 'chief-pass'), 400)).toMatchObject({ error: { message: 'Your account has been blocked by an administrator' } });
+    expect(await expectJson(await call(`/api/users/${editor.id}`, { method: 'PUT', token: admin, json: { username: 'writer' } }), 400)).toMatchObject({ error: { message: 'Username already taken' } });
+    expect(await expectJson(await call('/api/users/99999', { method: 'PUT', token: admin, json: { username: 'ghost' } }), 404)).toMatchObject({ error: { name: 'NotFoundError', message: 'User not found' } });
+  });
+
+  it('deletes a user with DELETE /api/users/:id (200 with the user, then 204)', async () => {
+    const admin = await server.token('full-access');
+    const [editor] = await expectJson<User[]>(await call('/api/users?filters[username][$eq]=chief-editor', { token: admin }), 200);
+    if (!editor) throw new Error('chief-editor not found');
+    expect(await expectJson<User>(await call(`/api/users/${editor.id}`, { method: 'DELETE', token: admin }), 200)).toMatchObject({ id: editor.id, username: 'chief-editor' });
+    expect((await call(`/api/users/${editor.id}`, { method: 'DELETE', token: admin })).status).toBe(204);
+    expect((await call(`/api/users/${editor.id}`, { token: admin })).status).toBe(204);
+    expect((await login('chief-editor', 'chief-pass')).status).toBe(400);
+  });
+});
+
 describe('secrets', () => {
   it('no password hash, reset code, signing secret or token salt appears in any answer or log line', async () => {
     const code = await server.server.services.users.accounts.issueResetCode(userId);
@@ -154,7 +214,7 @@ describe('secrets', () => {
     const rows = await server.server.services.database.db.selectFrom('up_users').select(['password', 'resetPasswordToken']).execute();
     const hashes = rows.map((r) => String(r.password));
     expect(hashes.every((h) => h.startsWith('scrypt$'))).toBe(true);
-    const forbidden = [...Object.values(secrets), ...hashes, code, 'scrypt$', 'writer-pass', 'reader-pass'];
+    const forbidden = [...Object.values(secrets), ...hashes, code, 'scrypt$', 'writer-pass', 'reader-pass', 'editor-pass', 'chief-pass'];
     expect(bodies.length).toBeGreaterThan(15);
     for (const text of [...bodies, ...server.logs]) {
       for (const secret of forbidden) expect(text).not.toContain(secret);

@@ -1,0 +1,164 @@
+import type { Db, Row } from '../db/database.js';
+import type { Access } from '../documents/context.js';
+import { installYupLocale, yup } from '../documents/yup-setup.js';
+import { AppError, applicationError, notFound, validationError } from '../errors/app-error.js';
+import { yupDetails } from '../errors/yup-details.js';
+import { plainNode } from '../query/populate.js';
+import type { AccountService } from './accounts.js';
+import { USER_ROLE_LINK_TABLE, USERS_TABLE } from './models.js';
+import { hashPassword } from './passwords.js';
+import { withoutPasswordValues } from './redact.js';
+import type { RoleService } from './roles.js';
+import type { SessionManager } from './sessions.js';
+import { PLAIN_USER_QUERY } from './user-query.js';
+
+installYupLocale();
+
+/**
+ * `POST /api/users`, `PUT /api/users/:id` and `DELETE /api/users/:id`, as the users-permissions
+ * user controller answers them: Strapi's yup body schemas (every error at once), `Email already
+ * taken` / `Username already taken`, 404 `User not found`, the user answered with its role
+ * (where the caller may read roles). Only the account's own attributes are written: private ones
+ * (reset and confirmation codes, the provider) are never taken from a request body.
+ */
+
+const WRITABLE = ['username', 'email', 'password', 'confirmed', 'blocked'] as const;
+const WITH_ROLE = { ...PLAIN_USER_QUERY, populate: new Map([['role', plainNode('role')]]) };
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const id = () => yup.mixed().test('strapi-id', '${path} must be a valid id', (v: unknown) => v === undefined || (typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'string' && v !== ''));
+const roleEntry = () =>
+  yup
+    .object({ id: id(), documentId: id() })
+    .test('id-or-documentId', 'Relation entry must include an id or documentId', (e: { id?: unknown; documentId?: unknown } | undefined) => !!e && (e.id != null || e.documentId != null));
+
+const CREATE = yup.object({
+  email: yup.string().email().required(),
+  username: yup.string().min(1).required(),
+  password: yup.string().min(1).required(),
+  role: yup.lazy((value: unknown) =>
+    isRecord(value) ? yup.object({ connect: yup.array().of(roleEntry()).min(1, 'Users must have a role').required() }).required() : id().required(),
+  ),
+});
+
+const UPDATE = yup.object({
+  email: yup.string().email().min(1),
+  username: yup.string().min(1),
+  password: yup.mixed().test('password-validation', 'Password must be at least 1 character', (v: unknown) => v === undefined || v === null || v === '' || (typeof v === 'string' && v.length >= 1)),
+  role: yup.lazy((value: unknown) =>
+    isRecord(value)
+      ? yup.object({
+          connect: yup.array().of(roleEntry()),
+          disconnect: yup
+            .array()
+            .of(roleEntry())
+            .test('CheckDisconnect', 'Cannot remove role', (disconnect: unknown[] | undefined) => !((Array.isArray(value.connect) ? value.connect.length : 0) === 0 && (disconnect ?? []).length > 0)),
+        })
+      : id(),
+  ),
+});
+
+async function check(schema: yup.AnySchema, body: unknown): Promise<Record<string, unknown>> {
+  const value = isRecord(body) ? body : {};
+  try {
+    await schema.validate(value, { strict: true, abortEarly: false });
+  } catch (err) {
+    if (err instanceof yup.ValidationError) {
+      const { message, details } = yupDetails(err);
+      throw withoutPasswordValues(new AppError('ValidationError', message, details));
+    }
+    throw err;
+  }
+  return value;
+}
+
+/** The role a user created without one gets: Strapi's `advanced.default_role`. */
+const DEFAULT_ROLE_TYPE = 'authenticated';
+
+export function createUserAdmin(deps: { db: Db; accounts: AccountService; roles: RoleService; sessions: SessionManager; now: () => Date }) {
+  const { db, accounts, roles } = deps;
+
+  /** The role id a body names (a numeric id or documentId, or the first `connect` entry), checked to exist. */
+  async function roleIdOf(input: unknown): Promise<number | null> {
+    const entry = isRecord(input) ? (Array.isArray(input.connect) ? (input.connect[0] as Record<string, unknown> | undefined) : undefined) : { id: input };
+    if (entry === undefined) return null;
+    const key = entry.id ?? entry.documentId;
+    const all = await roles.list();
+    const role = all.find((r) => String(r.id) === String(key) || r.documentId === key);
+    if (!role) throw validationError(`Role with id "${String(key)}" not found`, { key: 'role' });
+    return role.id;
+  }
+
+  async function taken(field: 'email' | 'username', value: string, exceptId: number | null): Promise<boolean> {
+    let q = db.selectFrom(USERS_TABLE).select('id').where(field, '=', field === 'email' ? value.toLowerCase() : value);
+    if (exceptId !== null) q = q.where('id', '<>', exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  const writable = (body: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const key of WRITABLE) if (body[key] !== undefined) out[key] = body[key];
+    if (typeof out.email === 'string') out.email = out.email.toLowerCase();
+    return out;
+  };
+
+  return {
+    /** `POST /api/users`: a local account, confirmed unless the body says otherwise, with the given (or default) role. */
+    async create(body: unknown, access: Access): Promise<Record<string, unknown>> {
+      const input = await check(CREATE, body);
+      const email = String(input.email);
+      if (await taken('username', String(input.username), null)) throw applicationError('Username already taken');
+      if (await taken('email', email, null)) throw applicationError('Email already taken');
+      const roleId = (await roleIdOf(input.role)) ?? (await roles.byType(DEFAULT_ROLE_TYPE))?.id;
+      if (roleId === undefined) throw new AppError('InternalServerError', 'the default role is missing');
+      const fields = writable(input);
+      const row = await accounts.create({ username: String(input.username), email, password: String(input.password), roleId });
+      const extra: Record<string, unknown> = {};
+      if (fields.confirmed !== undefined) extra.confirmed = fields.confirmed ? 1 : 0;
+      if (fields.blocked !== undefined) extra.blocked = fields.blocked ? 1 : 0;
+      const stored = Object.keys(extra).length === 0 ? row : await db.updateTable(USERS_TABLE).set(extra).where('id', '=', Number(row.id)).returningAll().executeTakeFirstOrThrow();
+      return accounts.present(stored, WITH_ROLE, access);
+    },
+
+    /** `PUT /api/users/:id`: changes the given attributes; a new password ends the user's sessions. */
+    async update(userId: number, body: unknown, access: Access): Promise<Record<string, unknown>> {
+      const row = await accounts.row(userId);
+      if (!row) throw notFound('User not found');
+      const input = await check(UPDATE, body);
+      if ('password' in input && row.provider === 'local' && !input.password) throw validationError('password.notNull');
+      if (typeof input.username === 'string' && (await taken('username', input.username, userId))) throw applicationError('Username already taken');
+      if (typeof input.email === 'string' && (await taken('email', input.email, userId))) throw applicationError('Email already taken');
+      const fields = writable(input);
+      const changes: Record<string, unknown> = { updatedAt: deps.now().toISOString() };
+      if (typeof fields.username === 'string') changes.username = fields.username;
+      if (typeof fields.email === 'string') changes.email = fields.email;
+      if (fields.confirmed !== undefined) changes.confirmed = fields.confirmed ? 1 : 0;
+      if (fields.blocked !== undefined) changes.blocked = fields.blocked ? 1 : 0;
+      const roleId = input.role === undefined || input.role === null ? null : await roleIdOf(input.role);
+      if (typeof fields.password === 'string' && fields.password !== '') {
+        await accounts.setPassword(row, fields.password);
+        await deps.sessions.revokeAll(userId);
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable(USERS_TABLE).set(changes).where('id', '=', userId).execute();
+        if (roleId !== null) {
+          await trx.deleteFrom(USER_ROLE_LINK_TABLE).where('entity_id', '=', userId).execute();
+          await trx.insertInto(USER_ROLE_LINK_TABLE).values({ entity_id: userId, target_id: roleId, ord: 1, inv_ord: null }).execute();
+        }
+      });
+      return accounts.present((await accounts.row(userId)) as Row, WITH_ROLE, access);
+    },
+
+    /** `DELETE /api/users/:id`: the deleted user, or null when there was none (Strapi then answers 204). */
+    async remove(userId: number, access: Access): Promise<Record<string, unknown> | null> {
+      const row = await accounts.row(userId);
+      if (!row) return null;
+      const shown = await accounts.present(row, PLAIN_USER_QUERY, access);
+      await db.deleteFrom(USERS_TABLE).where('id', '=', userId).execute();
+      return shown;
+    },
+  };
+}
+
+/** Account management on the content API. */
+export type UserAdmin = ReturnType<typeof createUserAdmin>;
