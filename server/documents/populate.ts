@@ -35,7 +35,7 @@ const chunks = <T>(items: readonly T[]): T[][] => {
 const unique = (ids: Iterable<number>): number[] => [...new Set(ids)];
 
 /** Fields to print for populated entries; with a sort, Strapi prints the requested fields before id. */
-function fieldsFor(model: Model, node: PopulateNode, relation: boolean): string[] {
+function fieldsFor(model: Model, node: PopulateNode, relation: boolean): readonly string[] {
   if (!node.fields) return defaultFields(model);
   if (relation && node.sort.length > 0) {
     const always = model.modelType === 'contentType' ? ['id', 'documentId'] : ['id'];

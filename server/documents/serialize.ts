@@ -23,11 +23,16 @@ export function outputValue(type: ScalarType, value: unknown): unknown {
   }
 }
 
+const defaults = new WeakMap<Model, readonly string[]>();
+
 /**
  * The fields a response shows when `fields` is not given: `id`, `documentId`, every public scalar
  * attribute in schema order, the timestamps, and `locale` on localized types — Strapi's column order.
+ * One frozen list per model, so the serialisation plan below is found by identity.
  */
-export function defaultFields(model: Model): string[] {
+export function defaultFields(model: Model): readonly string[] {
+  const known = defaults.get(model);
+  if (known) return known;
   const fields = model.modelType === 'contentType' ? ['id', 'documentId'] : ['id'];
   for (const attr of model.attributes.values()) {
     if (attr.kind === 'scalar' && !attr.private && attr.type !== 'password') fields.push(attr.name);
@@ -36,13 +41,26 @@ export function defaultFields(model: Model): string[] {
     fields.push('createdAt', 'updatedAt', 'publishedAt');
     if (model.localized) fields.push('locale');
   }
-  return fields;
+  const frozen = Object.freeze(fields);
+  defaults.set(model, frozen);
+  return frozen;
 }
 
-/** Per-model list of (field, type) to serialise, cached: the hot path of every response. */
-const plans = new WeakMap<Model, Map<string, readonly (readonly [string, ScalarType])[]>>();
+type Plan = readonly (readonly [string, ScalarType])[];
 
-function plan(model: Model, fields: readonly string[]): readonly (readonly [string, ScalarType])[] {
+/** Per-model list of (field, type) to serialise, cached: the hot path of every response. */
+const plans = new WeakMap<Model, Map<string, Plan>>();
+/** The same plans by the identity of the field list (a query's list, or a model's default list). */
+const plansByList = new WeakMap<Model, WeakMap<readonly string[], Plan>>();
+
+function plan(model: Model, fields: readonly string[]): Plan {
+  let byList = plansByList.get(model);
+  if (!byList) {
+    byList = new WeakMap();
+    plansByList.set(model, byList);
+  }
+  const known = byList.get(fields);
+  if (known) return known;
   let byKey = plans.get(model);
   if (!byKey) {
     byKey = new Map();
@@ -57,6 +75,7 @@ function plan(model: Model, fields: readonly string[]): readonly (readonly [stri
     });
     byKey.set(key, result);
   }
+  byList.set(fields, result);
   return result;
 }
 
