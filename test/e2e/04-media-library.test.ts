@@ -163,7 +163,7 @@ describe('4. media library', () => {
     expect(e2e.problems).toEqual([]);
   });
 
-  it('moves a file into a folder and renames the folder', async () => {
+  it('moves a file into a folder, renames the folder and moves it into another', async () => {
     const { page, server } = e2e;
     const media = new MediaPage(page);
     await media.open();
@@ -187,6 +187,22 @@ describe('4. media library', () => {
     const folders = (await dataList(server, '/admin/api/upload/folders', { token: session })).map((f) => f.name);
     expect(folders).toContain('Pictures');
     expect(folders).not.toContain('Photos');
+
+    // A folder moves with its files into another one; it cannot go into itself.
+    await page.getByRole('navigation', { name: 'Folder path' }).getByRole('button', { name: 'Media library' }).click();
+    await page.getByRole('button', { name: 'New folder' }).click();
+    await page.getByRole('dialog', { name: 'New folder' }).getByLabel('Folder name').fill('Archive');
+    await page.getByRole('button', { name: 'Create folder' }).click();
+    await page.getByRole('button', { name: 'Move folder Pictures' }).click();
+    const move = page.getByRole('dialog', { name: 'Move folder “Pictures”' });
+    await eventually(() => move.getByLabel('Move into').locator('option').allInnerTexts()).toEqual(['Choose a folder…', 'Media library (top level)', 'API Uploads', 'Archive']);
+    await move.getByLabel('Move into').selectOption({ label: 'Archive' });
+    await move.getByRole('button', { name: 'Move folder' }).click();
+    await visible(page.getByTestId('toast').filter({ hasText: 'Folder Pictures moved to Archive' }));
+    await eventually(() => page.getByRole('list', { name: 'Folders' }).getByRole('button', { name: /^Pictures/ }).count()).toBe(0);
+    await media.openFolder('Archive');
+    await media.openFolder('Pictures');
+    await eventually(() => media.names()).toEqual(['notes.txt']);
     expect(e2e.problems).toEqual([]);
   });
 });

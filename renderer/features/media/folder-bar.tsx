@@ -32,11 +32,13 @@ export function FolderList({
   folders,
   onOpen,
   onRename,
+  onMove,
   onDelete,
 }: {
   readonly folders: readonly Folder[];
   readonly onOpen: (f: Folder) => void;
   readonly onRename?: (f: Folder) => void;
+  readonly onMove?: (f: Folder) => void;
   readonly onDelete?: (f: Folder) => void;
 }) {
   if (folders.length === 0) return null;
@@ -55,6 +57,11 @@ export function FolderList({
           {onRename ? (
             <button type="button" className="btn btn-ghost btn-small btn-icon" aria-label={`Rename folder ${f.name}`} onClick={() => onRename(f)}>
               <span aria-hidden="true">✎</span>
+            </button>
+          ) : null}
+          {onMove ? (
+            <button type="button" className="btn btn-ghost btn-small btn-icon" aria-label={`Move folder ${f.name}`} onClick={() => onMove(f)}>
+              <span aria-hidden="true">↦</span>
             </button>
           ) : null}
           {onDelete ? (

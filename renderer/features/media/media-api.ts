@@ -43,6 +43,11 @@ export async function renameFolder(client: ApiClient, id: number, name: string):
   return dataOf(folderDecoder)(await client.put(`/admin/api/upload/folders/${id}`, { name }));
 }
 
+/** Moves a folder, with its files and sub-folders, under another folder (the root when null). */
+export async function moveFolder(client: ApiClient, id: number, parent: number | null): Promise<Folder> {
+  return dataOf(folderDecoder)(await client.put(`/admin/api/upload/folders/${id}`, { parent }));
+}
+
 /** A folder a file can be moved into, labelled with its path of names ("Photos / Summer"). */
 export interface FolderChoice {
   readonly id: number;

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { describeError } from '../../api/errors';
+import { useLoad } from '../../api/use-load';
 import type { Folder, MediaFile } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Dialog } from '../../components/dialog';
@@ -13,7 +14,7 @@ import { FileDialog } from './file-dialog';
 import { FileGrid } from './file-grid';
 import { Breadcrumbs, FolderList } from './folder-bar';
 import { LibraryToolbar } from './library-toolbar';
-import { createFolder, deleteFolder, renameFolder } from './media-api';
+import { createFolder, deleteFolder, listAllFolders, moveFolder, renameFolder } from './media-api';
 import { UploadQueue } from './upload-queue';
 import { useLibrary } from './use-library';
 import { useUploads } from './use-uploads';
@@ -72,6 +73,59 @@ function FolderNameDialog({
   );
 }
 
+/** Moves a folder under another one (not itself or one of its own sub-folders) or to the root. */
+function MoveFolderDialog({ folder, onClose, onMoved }: { readonly folder: Folder; readonly onClose: () => void; readonly onMoved: (label: string) => void }) {
+  const client = useClient();
+  const all = useLoad(() => listAllFolders(client), `all-folders:${folder.id}`);
+  const own = all.data?.find((f) => f.id === folder.id)?.label;
+  // A folder cannot go into itself or below itself (the server refuses it too).
+  const targets = (all.data ?? []).filter((f) => own === undefined || (f.label !== own && !f.label.startsWith(`${own} / `)));
+  const [target, setTarget] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (target === '') return;
+    try {
+      await moveFolder(client, folder.id, target === 'root' ? null : Number(target));
+      onMoved(target === 'root' ? 'Media library' : (targets.find((f) => String(f.id) === target)?.label ?? 'the folder'));
+      onClose();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <Dialog
+      title={`Move folder “${folder.name}”`}
+      onClose={onClose}
+      size="small"
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" form="move-folder-form" className="btn btn-primary" disabled={target === ''}>
+            Move folder
+          </button>
+        </>
+      }
+    >
+      <form id="move-folder-form" onSubmit={submit}>
+        <Field id="move-folder-target" label="Move into" hint="Its files and sub-folders move with it." error={error ? describeError(error) : undefined}>
+          <select id="move-folder-target" value={target} onChange={(e) => setTarget(e.target.value)} disabled={all.loading} aria-describedby="move-folder-target-hint" data-autofocus>
+            <option value="">Choose a folder…</option>
+            <option value="root">Media library (top level)</option>
+            {targets.map((f) => (
+              <option key={f.id} value={String(f.id)}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </form>
+    </Dialog>
+  );
+}
+
 /** The media library: folders, grid or list of files, upload by drag-and-drop or picker with per-file progress. */
 export function MediaLibrary() {
   const client = useClient();
@@ -82,6 +136,7 @@ export function MediaLibrary() {
   const [newFolder, setNewFolder] = useState(false);
   const [removing, setRemoving] = useState<Folder | null>(null);
   const [renaming, setRenaming] = useState<Folder | null>(null);
+  const [moving, setMoving] = useState<Folder | null>(null);
   const uploads = useUploads(library.folder, (files) => {
     notify(files.length === 1 ? '1 file uploaded' : `${files.length} files uploaded`);
     library.reload();
@@ -108,7 +163,7 @@ export function MediaLibrary() {
       </DropZone>
       <LibraryToolbar library={library} view={view} onView={setView} idPrefix="library" />
       {folders.error ? <ErrorNotice message={describeError(folders.error)} onRetry={folders.reload} /> : null}
-      {filtered ? null : <FolderList folders={folders.data ?? []} onOpen={library.open} onRename={setRenaming} onDelete={setRemoving} />}
+      {filtered ? null : <FolderList folders={folders.data ?? []} onOpen={library.open} onRename={setRenaming} onMove={setMoving} onDelete={setRemoving} />}
       {files.error ? <ErrorNotice message={describeError(files.error)} onRetry={files.reload} /> : null}
       {files.loading && !page ? <Loading label="Loading files…" /> : null}
       {nothing ? (
@@ -143,6 +198,16 @@ export function MediaLibrary() {
           onSubmit={async (name) => {
             await renameFolder(client, renaming.id, name);
             notify(`Folder renamed to ${name}`);
+            library.reload();
+          }}
+        />
+      ) : null}
+      {moving ? (
+        <MoveFolderDialog
+          folder={moving}
+          onClose={() => setMoving(null)}
+          onMoved={(label) => {
+            notify(`Folder ${moving.name} moved to ${label}`);
             library.reload();
           }}
         />
