@@ -91,3 +91,17 @@ export function Dialog({ title, onClose, children, footer, size = 'medium', desc
     document.body,
   );
 }
+
+/** A dialog's usual footer: Cancel, then the action that submits the dialog's form. */
+export function FormDialogFooter({ form, submitLabel, disabled, onCancel }: { readonly form: string; readonly submitLabel: string; readonly disabled: boolean; readonly onCancel: () => void }) {
+  return (
+    <>
+      <button type="button" className="btn" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" form={form} className="btn btn-primary" disabled={disabled}>
+        {submitLabel}
+      </button>
+    </>
+  );
+}

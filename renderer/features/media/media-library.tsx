@@ -3,7 +3,7 @@ import { describeError } from '../../api/errors';
 import { useLoad } from '../../api/use-load';
 import type { Folder, MediaFile } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { Dialog } from '../../components/dialog';
+import { Dialog, FormDialogFooter } from '../../components/dialog';
 import { Field } from '../../components/field';
 import { EmptyState, ErrorNotice, Loading, PageHeader } from '../../components/feedback';
 import { Pager } from '../../components/pagination';
@@ -53,16 +53,7 @@ function FolderNameDialog({
       title={title}
       onClose={onClose}
       size="small"
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" form="folder-form" className="btn btn-primary" disabled={unchanged}>
-            {submitLabel}
-          </button>
-        </>
-      }
+      footer={<FormDialogFooter form="folder-form" submitLabel={submitLabel} disabled={unchanged} onCancel={onClose} />}
     >
       <form id="folder-form" onSubmit={submit}>
         <Field id="folder-name" label="Folder name" error={error ? describeError(error) : undefined}>
@@ -98,16 +89,7 @@ function MoveFolderDialog({ folder, onClose, onMoved }: { readonly folder: Folde
       title={`Move folder “${folder.name}”`}
       onClose={onClose}
       size="small"
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" form="move-folder-form" className="btn btn-primary" disabled={target === ''}>
-            Move folder
-          </button>
-        </>
-      }
+      footer={<FormDialogFooter form="move-folder-form" submitLabel="Move folder" disabled={target === ''} onCancel={onClose} />}
     >
       <form id="move-folder-form" onSubmit={submit}>
         <Field id="move-folder-target" label="Move into" hint="Its files and sub-folders move with it." error={error ? describeError(error) : undefined}>
