@@ -69,6 +69,16 @@ export function parseDate(value: unknown): string {
 
 /** An instant from an ISO string, an epoch-milliseconds number, or a string of epoch milliseconds. */
 export function parseInstant(value: unknown): number {
+  const instant = instantOf(value);
+  // Beyond ±8.64e15 ms there is no Date (and no ISO string): a 400, never a RangeError later.
+  if (instant === undefined || !(Math.abs(instant) <= MAX_EPOCH_MS)) throw new ValueError('Invalid format, expected a timestamp or an ISO date');
+  return instant;
+}
+
+/** The largest distance from the epoch a JavaScript Date can hold, in milliseconds. */
+const MAX_EPOCH_MS = 8.64e15;
+
+function instantOf(value: unknown): number | undefined {
   if (value instanceof Date && !Number.isNaN(value.getTime())) return value.getTime();
   if (typeof value === 'number' && Number.isFinite(value)) return Math.trunc(value);
   if (typeof value === 'string') {
@@ -76,7 +86,7 @@ export function parseInstant(value: unknown): number {
     if (iso !== undefined) return iso;
     if (/^-?\d+$/.test(value.trim())) return Number(value.trim());
   }
-  throw new ValueError('Invalid format, expected a timestamp or an ISO date');
+  return undefined;
 }
 
 /** A datetime as Strapi returns it: ISO 8601 with milliseconds and `Z`. */
