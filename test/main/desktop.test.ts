@@ -147,14 +147,14 @@ describe('single instance', () => {
 describe('native binding', () => {
   it('a development run passes the Electron build in .electron-native to the server', async () => {
     fake.app.isPackaged = false;
-    fake.app.appPath = '/work/hearth';
+    fake.app.appPath = '/opt/hearth-app';
     const starts: StartOptions[] = [];
     const start = (o: StartOptions): Promise<RunningServer> => {
       starts.push(o);
       return startServer({ ...o, nativeBinding: undefined });
     };
     await launch({ startServer: start, exists: (p) => p.endsWith('better_sqlite3.node') });
-    expect(starts.map((o) => o.nativeBinding)).toEqual([join('/work/hearth', '.electron-native', '41.7.1-linux-x64', 'better_sqlite3.node')]);
+    expect(starts.map((o) => o.nativeBinding)).toEqual([join('/opt/hearth-app', '.electron-native', '41.7.1-linux-x64', 'better_sqlite3.node')]);
   });
 
   it('a packaged app passes none (the addon was rebuilt in place)', async () => {

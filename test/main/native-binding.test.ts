@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chooseNativeBinding, electronBindingPath, electronNativeDir, type BindingFacts } from '../../main/native-binding.js';
 
-const root = resolve('/work/hearth');
+const root = resolve('/opt/hearth-app');
 const target = { electronVersion: '41.7.1', platform: 'linux', arch: 'x64' };
 
 function facts(overrides: Partial<BindingFacts>): BindingFacts {
