@@ -1,7 +1,7 @@
 import { scryptSync, randomBytes } from 'node:crypto';
 import { validationError } from '../errors/app-error.js';
 import type { Model, ScalarAttribute } from '../schema/types.js';
-import { parseDate, parseInstant, parseTime, toBigInteger, ValueError, formatDateTime } from './values.js';
+import { storedTemporal, toBigInteger, ValueError } from './values.js';
 
 /** Passwords are stored as scrypt hashes and never returned. */
 export function hashPassword(plain: string): string {
@@ -24,13 +24,10 @@ export function toStorage(attr: ScalarAttribute, value: unknown): unknown {
       case 'boolean':
         return value === true || value === 1 || value === '1' || value === 'true' ? 1 : 0;
       case 'date':
-        return parseDate(value);
       case 'time':
-        return parseTime(value);
       case 'datetime':
-        return formatDateTime(parseInstant(value));
       case 'timestamp':
-        return parseInstant(value);
+        return storedTemporal(attr.type, value);
       case 'json':
       case 'blocks':
         return JSON.stringify(value);

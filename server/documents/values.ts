@@ -92,6 +92,20 @@ function instantOf(value: unknown): number | undefined {
 /** A datetime as Strapi returns it: ISO 8601 with milliseconds and `Z`. */
 export const formatDateTime = (epochMs: number): string => new Date(epochMs).toISOString();
 
+/** The stored form of a date, time, datetime or timestamp value, as bodies and filters both write it (ValueError when it is not one). */
+export function storedTemporal(type: 'date' | 'time' | 'datetime' | 'timestamp', value: unknown): string | number {
+  switch (type) {
+    case 'date':
+      return parseDate(value);
+    case 'time':
+      return parseTime(value);
+    case 'datetime':
+      return formatDateTime(parseInstant(value));
+    case 'timestamp':
+      return parseInstant(value);
+  }
+}
+
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 

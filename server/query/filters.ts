@@ -3,15 +3,7 @@ import { MAX_FILTER_DEPTH, MAX_FILTER_LIST, MAX_FILTER_NODES } from '../limits.j
 import { lookupField, targetUid } from '../schema/fields.js';
 import type { Registry } from '../schema/registry.js';
 import type { Model, ScalarType } from '../schema/types.js';
-import {
-  parseDate,
-  parseInstant,
-  parseTime,
-  toBooleanLikeStrapi,
-  toNumberLikeLodash,
-  ValueError,
-  formatDateTime,
-} from '../documents/values.js';
+import { storedTemporal, toBooleanLikeStrapi, toNumberLikeLodash, ValueError } from '../documents/values.js';
 import { COMPARISON_OPERATORS, type BoundValue, type ComparisonOperator, type FieldRef, type FilterNode } from './ast.js';
 import { ARRAY_OPERATORS, isOperator } from './operators.js';
 
@@ -60,13 +52,10 @@ export function castFilterValue(type: ScalarType, value: unknown, key: string, p
       case 'boolean':
         return toBooleanLikeStrapi(value) ? 1 : 0;
       case 'date':
-        return parseDate(value);
       case 'time':
-        return parseTime(value);
       case 'datetime':
-        return formatDateTime(parseInstant(value));
       case 'timestamp':
-        return parseInstant(value);
+        return storedTemporal(type, value);
       case 'json':
       case 'blocks':
         return JSON.stringify(value);

@@ -19,6 +19,9 @@ export interface NewAccount {
   readonly email: string;
   readonly password: string;
   readonly roleId: number;
+  /** Defaults: confirmed, not blocked (register confirms at once: no e-mail is sent). */
+  readonly confirmed?: boolean;
+  readonly blocked?: boolean;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -89,13 +92,15 @@ export function createAccountService(deps: { db: Db; documents: () => DocumentDe
     /** Creates a confirmed local account with its role; entity validation first. */
     async create(input: NewAccount): Promise<Row> {
       const email = input.email.toLowerCase();
-      await validate({ username: input.username, email, provider: 'local', password: input.password, confirmed: true, blocked: false }, 'creation', null);
+      const confirmed = input.confirmed ?? true;
+      const blocked = input.blocked ?? false;
+      await validate({ username: input.username, email, provider: 'local', password: input.password, confirmed, blocked }, 'creation', null);
       const password = await hashPassword(input.password);
       const at = now().toISOString();
       return db.transaction().execute(async (trx) => {
         const row = await trx
           .insertInto(USERS_TABLE)
-          .values({ documentId: newDocumentId(), username: input.username, email, provider: 'local', password, resetPasswordToken: null, confirmationToken: null, confirmed: 1, blocked: 0, createdAt: at, updatedAt: at, publishedAt: at, locale: null })
+          .values({ documentId: newDocumentId(), username: input.username, email, provider: 'local', password, resetPasswordToken: null, confirmationToken: null, confirmed: confirmed ? 1 : 0, blocked: blocked ? 1 : 0, createdAt: at, updatedAt: at, publishedAt: at, locale: null })
           .returningAll()
           .executeTakeFirstOrThrow();
         await trx.insertInto(USER_ROLE_LINK_TABLE).values({ entity_id: Number(row.id), target_id: input.roleId, ord: 1, inv_ord: null }).execute();

@@ -5,7 +5,7 @@ import { AppError, applicationError, notFound, validationError } from '../errors
 import { yupDetails } from '../errors/yup-details.js';
 import { plainNode } from '../query/populate.js';
 import type { AccountService } from './accounts.js';
-import { USER_ROLE_LINK_TABLE, USERS_TABLE } from './models.js';
+import { ROLES_TABLE, USER_ROLE_LINK_TABLE, USERS_TABLE } from './models.js';
 import { hashPassword } from './passwords.js';
 import { withoutPasswordValues } from './redact.js';
 import type { RoleService } from './roles.js';
@@ -83,10 +83,14 @@ export function createUserAdmin(deps: { db: Db; accounts: AccountService; roles:
     const entry = isRecord(input) ? (Array.isArray(input.connect) ? (input.connect[0] as Record<string, unknown> | undefined) : undefined) : { id: input };
     if (entry === undefined) return null;
     const key = entry.id ?? entry.documentId;
-    const all = await roles.list();
-    const role = all.find((r) => String(r.id) === String(key) || r.documentId === key);
+    const id = typeof key === 'number' || (typeof key === 'string' && /^\d+$/.test(key)) ? Number(key) : null;
+    const role = await db
+      .selectFrom(ROLES_TABLE)
+      .select('id')
+      .where((eb) => (id !== null && Number.isSafeInteger(id) ? eb('id', '=', id) : eb('documentId', '=', String(key))))
+      .executeTakeFirst();
     if (!role) throw validationError(`Role with id "${String(key)}" not found`, { key: 'role' });
-    return role.id;
+    return Number(role.id);
   }
 
   async function taken(field: 'email' | 'username', value: string, exceptId: number | null): Promise<boolean> {
@@ -112,12 +116,15 @@ export function createUserAdmin(deps: { db: Db; accounts: AccountService; roles:
       const roleId = (await roleIdOf(input.role)) ?? (await roles.byType(DEFAULT_ROLE_TYPE))?.id;
       if (roleId === undefined) throw new AppError('InternalServerError', 'the default role is missing');
       const fields = writable(input);
-      const row = await accounts.create({ username: String(input.username), email, password: String(input.password), roleId });
-      const extra: Record<string, unknown> = {};
-      if (fields.confirmed !== undefined) extra.confirmed = fields.confirmed ? 1 : 0;
-      if (fields.blocked !== undefined) extra.blocked = fields.blocked ? 1 : 0;
-      const stored = Object.keys(extra).length === 0 ? row : await db.updateTable(USERS_TABLE).set(extra).where('id', '=', Number(row.id)).returningAll().executeTakeFirstOrThrow();
-      return accounts.present(stored, WITH_ROLE, access);
+      const row = await accounts.create({
+        username: String(input.username),
+        email,
+        password: String(input.password),
+        roleId,
+        ...(fields.confirmed === undefined ? {} : { confirmed: Boolean(fields.confirmed) }),
+        ...(fields.blocked === undefined ? {} : { blocked: Boolean(fields.blocked) }),
+      });
+      return accounts.present(row, WITH_ROLE, access);
     },
 
     /** `PUT /api/users/:id`: changes the given attributes; a new password ends the user's sessions. */

@@ -10,7 +10,7 @@ import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
 import { AttributeList, fromEdited, toEdited, type EditedAttribute } from './attribute-list';
 import { kebab, pluralize, tableName } from './naming';
-import { schemaErrorLines, useSchemaSave } from './schema-save';
+import { EditorActions, schemaErrorLines, useSchemaSave } from './schema-save';
 import { useSchemas } from './schemas-context';
 
 interface ComponentForm {
@@ -73,18 +73,7 @@ export function ComponentEditor() {
         title={existing ? form.displayName : 'New component'}
         subtitle={existing ? <code>{existing.uid}</code> : `Will be ${form.category || '…'}.${kebab(form.displayName) || '…'}`}
         back={<Link to="/builder" className="back-link">← Content-type builder</Link>}
-        actions={
-          <>
-            {existing ? (
-              <button type="button" className="btn btn-danger-ghost" onClick={() => setDeleting(true)}>
-                Delete component
-              </button>
-            ) : null}
-            <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={busy || !canSave}>
-              {busy ? 'Saving…' : 'Save'}
-            </button>
-          </>
-        }
+        actions={<EditorActions deleteLabel={existing ? 'Delete component' : null} onDelete={() => setDeleting(true)} onSave={() => void save()} busy={busy} canSave={canSave} />}
       />
       {error ? <ErrorNotice message={schemaErrorLines(error).join(' — ')} /> : null}
       <section className="card stack" aria-label="Component settings">

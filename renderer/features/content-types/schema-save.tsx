@@ -59,3 +59,19 @@ export function useSchemaSave(send: (confirmDataLoss: boolean) => Promise<void>)
   ) : null;
   return { save, busy, error, confirmation };
 }
+
+/** The header actions of a type or component editor: Delete (once it exists), then Save. */
+export function EditorActions({ deleteLabel, onDelete, onSave, busy, canSave }: { readonly deleteLabel: string | null; readonly onDelete: () => void; readonly onSave: () => void; readonly busy: boolean; readonly canSave: boolean }) {
+  return (
+    <>
+      {deleteLabel !== null ? (
+        <button type="button" className="btn btn-danger-ghost" onClick={onDelete}>
+          {deleteLabel}
+        </button>
+      ) : null}
+      <button type="button" className="btn btn-primary" onClick={onSave} disabled={busy || !canSave}>
+        {busy ? 'Saving…' : 'Save'}
+      </button>
+    </>
+  );
+}

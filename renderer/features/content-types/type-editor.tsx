@@ -11,7 +11,7 @@ import { useClient } from '../auth/session';
 import { AttributeList, fromEdited, toEdited, type EditedAttribute } from './attribute-list';
 import { Check } from './option-controls';
 import { kebab, pluralize, tableName } from './naming';
-import { schemaErrorLines, useSchemaSave } from './schema-save';
+import { EditorActions, schemaErrorLines, useSchemaSave } from './schema-save';
 import { useSchemas } from './schemas-context';
 
 interface TypeForm {
@@ -102,18 +102,7 @@ export function TypeEditor() {
         title={existing ? form.displayName || 'Content-type' : 'New content-type'}
         subtitle={existing ? <code>{existing.uid}</code> : 'Describe the type, then add its fields.'}
         back={<Link to="/builder" className="back-link">← Content-type builder</Link>}
-        actions={
-          <>
-            {existing ? (
-              <button type="button" className="btn btn-danger-ghost" onClick={() => setDeleting(true)}>
-                Delete type
-              </button>
-            ) : null}
-            <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={busy || !canSave}>
-              {busy ? 'Saving…' : 'Save'}
-            </button>
-          </>
-        }
+        actions={<EditorActions deleteLabel={existing ? 'Delete type' : null} onDelete={() => setDeleting(true)} onSave={() => void save()} busy={busy} canSave={canSave} />}
       />
       {error ? <ErrorNotice message={schemaErrorLines(error).join(' — ')} /> : null}
       <section className="card stack" aria-label="Type settings">
