@@ -187,12 +187,15 @@ export interface ListArgs {
   readonly pagination: Pagination | null;
 }
 
-/** One page of rows of a content type, in the requested order (ties broken by id, as Strapi's rowid order). */
+/**
+ * One page of rows of a content type, in the requested order (ties broken by id, as Strapi's
+ * rowid order). A sorted or offset page is found first by id alone, then its rows are read: an
+ * index holding the filtered and sorted columns then answers the first step without touching
+ * the table, and neither the sort nor the skipped rows carry whole rows (blocks, json) that
+ * will be thrown away. A first page in id order is one statement: it stops at its last row.
+ */
 export async function listRows(db: Db, ctx: CompileContext, model: ContentTypeModel, args: ListArgs): Promise<Row[]> {
-  let q = db
-    .selectFrom(`${model.table} as t0`)
-    .select(selectedColumns(model, args.fields).map((c) => `t0.${c}`))
-    .where((eb) => scopeCondition(ctx, eb, model, 't0', args.scope));
+  let q = db.selectFrom(`${model.table} as t0`).where((eb) => scopeCondition(ctx, eb, model, 't0', args.scope));
   for (const term of args.sort) {
     q = q.orderBy((eb) => sortExpression(ctx, eb, model, 't0', term.path), (ob) =>
       term.direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast(),
@@ -200,12 +203,25 @@ export async function listRows(db: Db, ctx: CompileContext, model: ContentTypeMo
   }
   q = q.orderBy('t0.id', 'asc');
   const { noLimit } = sqlDialect(ctx.kind);
+  const columns = selectedColumns(model, args.fields).map((c) => `t0.${c}`);
+  const limit = args.pagination?.limit ?? null;
   if (args.pagination) {
-    if (args.pagination.limit !== null) q = q.limit(args.pagination.limit);
+    if (limit !== null) q = q.limit(limit);
     else if (args.pagination.start > 0 && noLimit !== null) q = q.limit(noLimit);
     if (args.pagination.start > 0) q = q.offset(args.pagination.start);
   }
-  return q.execute();
+  if (limit === null || (args.sort.length === 0 && (args.pagination?.start ?? 0) === 0)) return q.select(columns).execute();
+  const ids = (await q.select('t0.id').execute()).map((r) => Number(r.id));
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom(`${model.table} as t0`).select(columns).where('t0.id', 'in', ids).execute();
+  const byId = new Map<number, Row>(rows.map((r) => [Number(r.id), r]));
+  const page: Row[] = [];
+  // A row deleted between the two reads is left out, as if the page had been read after it.
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (row !== undefined) page.push(row);
+  }
+  return page;
 }
 
 /** How many rows a read scope matches. */
