@@ -12,7 +12,7 @@ import { apiTokenStrategy } from './auth/caller.js';
 import type { HearthConfig } from './config.js';
 import { openDataDir } from './data-dir.js';
 import { setMeta } from './db/migrations.js';
-import { SCHEMA_WATCH_DEBOUNCE_MS, SHUTDOWN_GRACE_MS, RESPONSE_CACHE_MAX_BYTES, RESPONSE_CACHE_MAX_ENTRY_BYTES, CALLER_MEMO_TTL_MS, CALLER_MEMO_MAX_ENTRIES } from './limits.js';
+import { SCHEMA_WATCH_DEBOUNCE_MS, SHUTDOWN_GRACE_MS, RESPONSE_CACHE_MAX_BYTES, RESPONSE_CACHE_MAX_ENTRY_BYTES, CALLER_MEMO_TTL_MS, CALLER_MEMO_MAX_ENTRIES, OPTIMIZE_INTERVAL_MS } from './limits.js';
 import { loadProject } from './schema/load.js';
 import { buildRegistry, type Registry } from './schema/registry.js';
 import { watchSchemas } from './schema/schema-watcher.js';
@@ -134,6 +134,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       log,
     });
     await setMeta(dir.database.db, 'last_schemas_dir', config.schemasDir);
+    await dir.database.optimize();
   } catch (err) {
     await dir.database.close();
     throw err;
@@ -214,6 +215,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     throw err;
   }
   const watch = await watchSchemas({ root: config.schemasDir, debounceMs: SCHEMA_WATCH_DEBOUNCE_MS, onChange: () => schemas.reloadFromDisk(), log });
+  // Statistics drift as content grows; the planner's choice between indexes depends on them.
+  const optimizer = setInterval(() => {
+    dir.database.optimize().catch((err: unknown) => log(`database: refreshing statistics failed: ${err instanceof Error ? err.message : String(err)}`));
+  }, OPTIMIZE_INTERVAL_MS);
+  optimizer.unref();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | null = null;
   return {
@@ -223,6 +229,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     close() {
       closing ??= (async () => {
         await gracefulClose(server, tracked);
+        clearInterval(optimizer);
         watch.close();
         await schemas.idle();
         uploads.close();

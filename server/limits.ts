@@ -28,6 +28,13 @@ export const MAX_FILTER_DEPTH = 20;
 export const STATEMENT_CACHE_SIZE = 500;
 /** SQLite waits this long for a lock held by another process before failing. */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/** Rows SQLite samples per index when it refreshes planner statistics (PRAGMA optimize): milliseconds, not a full scan. */
+export const SQLITE_ANALYSIS_LIMIT = 1000;
+/**
+ * How often a running server that has written since refreshes stale planner statistics (SQLite
+ * analyses a table only when it has none or its size changed tenfold: a no-op costs microseconds).
+ */
+export const OPTIMIZE_INTERVAL_MS = 60 * 1000;
 /** Connections one Hearth keeps open to PostgreSQL (DATABASE_URL). */
 export const PG_POOL_SIZE = 10;
 

@@ -108,6 +108,7 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
         throw applicationError(`Cannot write the schemas folder ${deps.schemasDir}: ${err instanceof Error ? err.message : String(err)}`);
       }
     });
+    await database.optimize();
   }
 
   async function reload(): Promise<void> {
@@ -129,6 +130,7 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
         await migrateDrafts(trx, next, { enabled: plan.draftAndPublish.enabled, disabled: [] }, options.defaultLocale);
         return null;
       });
+      await database.optimize();
       log(`schemas: reloaded ${deps.schemasDir}`);
     } catch (err) {
       const message = err instanceof AppError || err instanceof Error ? err.message : String(err);

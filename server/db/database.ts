@@ -18,5 +18,11 @@ export interface Database {
    * keyed by it can never serve data older than a write. null: changes cannot be seen (no caching).
    */
   changeStamp(): string | null;
+  /**
+   * Refreshes the query planner's statistics where they are missing or stale (after a schema
+   * sync and now and then): SQLite's `PRAGMA optimize`, bounded by `analysis_limit`. PostgreSQL's
+   * autovacuum does this itself.
+   */
+  optimize(): Promise<void>;
   close(): Promise<void>;
 }

@@ -57,6 +57,8 @@ export function openPostgres(url: string): Database {
     db,
     queryCount: () => counter.n,
     changeStamp: () => null,
+    // Autovacuum keeps PostgreSQL's statistics (schema sync analyses a table whose indexes it changed).
+    optimize: async () => {},
     async close() {
       if (closed) return;
       closed = true;

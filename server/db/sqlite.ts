@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
-import { SQLITE_BUSY_TIMEOUT_MS, STATEMENT_CACHE_SIZE } from '../limits.js';
+import { SQLITE_ANALYSIS_LIMIT, SQLITE_BUSY_TIMEOUT_MS, STATEMENT_CACHE_SIZE } from '../limits.js';
 import type { Database, DynamicDB } from './database.js';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -78,19 +78,35 @@ export function openSqlite(file: string, options: { nativeBinding?: string } = {
   raw.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   raw.pragma('foreign_keys = ON');
   raw.pragma('synchronous = NORMAL');
+  raw.pragma(`analysis_limit = ${SQLITE_ANALYSIS_LIMIT}`);
   raw.function('hearth_lower', { deterministic: true }, unicodeLower);
   const counter = { n: 0, writes: 0 };
   const db = new Kysely<DynamicDB>({ dialect: new SqliteDialect({ database: wrapDatabase(raw, counter) }) });
   const versionStmt = raw.prepare('PRAGMA data_version').pluck();
   let closed = false;
+  /** The change stamp of the last optimize: with nothing written since, there is nothing to refresh. */
+  let optimizedAt: string | null = null;
   return {
     kind: 'sqlite',
     db,
     queryCount: () => counter.n,
     changeStamp: () => (closed ? null : `${counter.writes}:${String(versionStmt.get())}`),
+    async optimize() {
+      if (closed) return;
+      const stamp = `${counter.writes}:${String(versionStmt.get())}`;
+      if (stamp === optimizedAt) return;
+      // 0x10000: every table, not only those this connection has queried.
+      raw.pragma('optimize = 0x10002');
+      optimizedAt = `${counter.writes}:${String(versionStmt.get())}`;
+    },
     async close() {
       if (closed) return;
       closed = true;
+      try {
+        raw.pragma('optimize');
+      } catch {
+        // Statistics are an optimisation: a database that cannot take them now closes anyway.
+      }
       await db.destroy();
     },
   };

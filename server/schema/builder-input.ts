@@ -14,8 +14,8 @@ export type Json = Record<string, unknown>;
 export type Root = 'contentType' | 'component';
 
 const API_NAME = /^[a-z][a-z0-9-]*$/;
-const CONTENT_TYPE_KEYS = ['kind', 'collectionName', 'info', 'options', 'pluginOptions', 'attributes', 'config'];
-const COMPONENT_KEYS = ['category', 'name', 'collectionName', 'info', 'options', 'pluginOptions', 'attributes', 'config'];
+const CONTENT_TYPE_KEYS = ['kind', 'collectionName', 'info', 'options', 'pluginOptions', 'attributes', 'indexes', 'config'];
+const COMPONENT_KEYS = ['category', 'name', 'collectionName', 'info', 'options', 'pluginOptions', 'attributes', 'indexes', 'config'];
 
 /** A JSON object (not an array, not null). */
 export const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -122,6 +122,7 @@ export function contentTypeDoc(input: unknown): { doc: Json; singularName: strin
     pluginOptions: object(raw.pluginOptions, ['contentType', 'pluginOptions'], {}),
     attributes: object(raw.attributes, ['contentType', 'attributes']),
   };
+  if (raw.indexes !== undefined) doc.indexes = raw.indexes;
   if (raw.config !== undefined) doc.config = raw.config;
   const where = `api::${singularName}.${singularName}`;
   checkAttributes(doc, 'contentType', (d) => parseContentType(d, singularName, singularName, where), where);
@@ -144,6 +145,7 @@ export function componentDoc(input: unknown, fixedName?: string): { doc: Json; c
   };
   if (raw.pluginOptions !== undefined) doc.pluginOptions = object(raw.pluginOptions, ['component', 'pluginOptions']);
   doc.attributes = object(raw.attributes, ['component', 'attributes']);
+  if (raw.indexes !== undefined) doc.indexes = raw.indexes;
   if (raw.config !== undefined) doc.config = raw.config;
   const where = `${category}.${name}`;
   checkAttributes(doc, 'component', (d) => parseComponent(d, category, name, where), where);

@@ -3,7 +3,7 @@ import { notFound } from '../errors/app-error.js';
 import { componentDoc, contentTypeDoc, isJson, schemaFieldError, type Json, type Root } from './builder-input.js';
 import { dropComponentUses, dropRelationsTo, syncInverseSides, type Docs } from './builder-relations.js';
 import type { Renames } from './change-plan.js';
-import { parseComponent, parseContentType, SchemaError } from './parse.js';
+import { columnKey, parseComponent, parseContentType, SchemaError, strapiColumnName } from './parse.js';
 import { buildRegistry, type Registry } from './registry.js';
 
 /**
@@ -113,6 +113,32 @@ export interface SaveInput {
   readonly confirmDataLoss?: boolean;
 }
 
+/**
+ * A save that does not send `indexes` (the editor does not show them) keeps the declared ones
+ * (Strapi lost them: strapi#22636), following renames; an index on a removed attribute goes.
+ */
+function keepIndexes(before: Json | undefined, after: Json, renames: ReadonlyMap<string, string>): void {
+  if (after.indexes !== undefined || !Array.isArray(before?.indexes)) return;
+  const old = Object.keys(isJson(before.attributes) ? before.attributes : {});
+  const now = isJson(after.attributes) ? after.attributes : {};
+  const kept: unknown[] = [];
+  for (const index of before.indexes as unknown[]) {
+    if (!isJson(index) || !Array.isArray(index.columns)) continue;
+    let gone = false;
+    const columns = index.columns.map((column: unknown) => {
+      if (typeof column !== 'string') return column;
+      const attr = old.find((a) => a === column) ?? old.find((a) => columnKey(a) === columnKey(column));
+      if (attr === undefined) return column;
+      const name = renames.get(attr) ?? attr;
+      if (!(name in now)) gone = true;
+      // Written as it was: by attribute name, or as Strapi's snake_case column.
+      return attr === column ? name : strapiColumnName(name);
+    });
+    if (!gone) kept.push({ ...index, columns });
+  }
+  if (kept.length > 0) after.indexes = kept;
+}
+
 /** Creates or replaces a content type. */
 export function saveContentType(registry: Registry, input: SaveInput): BuilderChange {
   const docs = docsOf(registry);
@@ -128,6 +154,7 @@ export function saveContentType(registry: Registry, input: SaveInput): BuilderCh
     if (info.singularName !== singularName) throw schemaFieldError(['contentType', 'info', 'singularName'], 'contentType.info.singularName cannot be changed');
   }
   const renames = readRenames(input.renames, before, doc);
+  keepIndexes(before, doc, renames);
   docs.contentTypes.set(uid, doc);
   syncInverseSides(docs.contentTypes, { uid, before, after: doc, renames, root: 'contentType' });
   return { docs, registry: checkedRegistry(docs, uid, 'contentType'), renames: new Map([[uid, renames]]), confirmDataLoss: input.confirmDataLoss === true, uid };
@@ -153,6 +180,7 @@ export function saveComponent(registry: Registry, input: SaveInput): BuilderChan
   if (input.uid === null && before !== undefined) throw schemaFieldError(['component', 'info', 'displayName'], `A component named "${uid}" already exists`);
   if (input.uid !== null && before === undefined) throw notFound('Component not found');
   const renames = readRenames(input.renames, before, doc);
+  keepIndexes(before, doc, renames);
   docs.components.set(uid, doc);
   return { docs, registry: checkedRegistry(docs, uid, 'component'), renames: new Map([[uid, renames]]), confirmDataLoss: input.confirmDataLoss === true, uid };
 }

@@ -41,6 +41,7 @@ export const FILE_MODEL: ContentTypeModel = {
   collectionName: 'hearth_files',
   table: 'hearth_files',
   raw: {},
+  indexes: [],
   attributes: new Map<string, Attribute>(
     [
       scalar('name', 'string', { required: true }),

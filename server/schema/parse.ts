@@ -4,6 +4,7 @@ import {
   type Attribute,
   type ComponentModel,
   type ContentTypeModel,
+  type DeclaredIndex,
   type RelationKind,
   type ScalarType,
 } from './types.js';
@@ -223,6 +224,69 @@ function parseAttributes(raw: Json, where: string, typeLocalized: boolean): Map<
   return map;
 }
 
+/** Columns every content-type table has, by the names a schema may use for them (Strapi's are snake_case). */
+const SYSTEM_COLUMNS: Readonly<Record<string, string>> = {
+  id: 'id',
+  documentId: 'documentId',
+  document_id: 'documentId',
+  locale: 'locale',
+  publishedAt: 'publishedAt',
+  published_at: 'publishedAt',
+  createdAt: 'createdAt',
+  created_at: 'createdAt',
+  updatedAt: 'updatedAt',
+  updated_at: 'updatedAt',
+};
+
+/** A column name with case and underscores ignored: `prep_minutes` and `prepMinutes` meet. */
+export const columnKey = (name: string): string => name.replace(/_/g, '').toLowerCase();
+
+/** The column name Strapi's database gives an attribute (snake_case), as its `indexes` name columns. */
+export const strapiColumnName = (attribute: string): string => attribute.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+/** The Hearth column a schema's index names: an attribute name, Strapi's snake_case column for it, or a system column. */
+function indexColumn(name: unknown, attributes: ReadonlyMap<string, Attribute>, contentType: boolean, at: string): string {
+  if (typeof name !== 'string' || name === '') throw new SchemaError(`${at}: must be a column name`);
+  if (name === 'id' || (contentType && SYSTEM_COLUMNS[name] !== undefined)) return SYSTEM_COLUMNS[name] ?? name;
+  const exact = attributes.get(name);
+  const matches = exact ? [exact] : [...attributes.values()].filter((a) => columnKey(a.name) === columnKey(name));
+  const [attr] = matches;
+  if (attr === undefined || matches.length > 1 || attr.kind !== 'scalar') {
+    const why = attr !== undefined && matches.length === 1 ? `attribute "${attr.name}" is a ${attr.kind}, which has no column of its own` : `no scalar attribute or system column is named "${name}"`;
+    throw new SchemaError(`${at}: ${why}`);
+  }
+  return attr.name;
+}
+
+/**
+ * Strapi's experimental `indexes`: `[{ name, columns: [...], type? }]`, columns named as Strapi's
+ * database names them (snake_case) or by attribute. On content types Hearth appends `locale` and
+ * `publishedAt` when absent: every read filters on them, so the index then answers it alone.
+ */
+function parseIndexes(raw: Json, attributes: ReadonlyMap<string, Attribute>, contentType: boolean, where: string): DeclaredIndex[] {
+  if (raw.indexes === undefined || raw.indexes === null) return [];
+  if (!Array.isArray(raw.indexes)) throw new SchemaError(`${where}: "indexes" must be an array`);
+  const out: DeclaredIndex[] = [];
+  const names = new Set<string>();
+  raw.indexes.forEach((entry: unknown, i) => {
+    const at = `${where}: indexes[${i}]`;
+    if (!isObject(entry)) throw new SchemaError(`${at} must be an object { name, columns }`);
+    if (!Array.isArray(entry.columns) || entry.columns.length === 0) throw new SchemaError(`${at}.columns must be a non-empty array`);
+    const columns = entry.columns.map((c: unknown, j) => indexColumn(c, attributes, contentType, `${at}.columns[${j}]`));
+    if (new Set(columns).size !== columns.length) throw new SchemaError(`${at}.columns names a column twice`);
+    const type = entry.type ?? null;
+    if (type !== null && type !== 'unique') throw new SchemaError(`${at}.type must be "unique" or absent`);
+    const given = entry.name ?? columns.join('_');
+    if (typeof given !== 'string' || given === '') throw new SchemaError(`${at}.name must be a string`);
+    const name = given.replace(/[^A-Za-z0-9_]/g, '_');
+    if (names.has(name)) throw new SchemaError(`${at}: another index is named "${given}"`);
+    names.add(name);
+    if (contentType) for (const extra of ['locale', 'publishedAt']) if (!columns.includes(extra)) columns.push(extra);
+    out.push({ name, columns, unique: type === 'unique' });
+  });
+  return out;
+}
+
 function tableName(raw: unknown, fallback: string, where: string): string {
   const name = raw === undefined || raw === null || raw === '' ? fallback : raw;
   if (typeof name !== 'string' || !TABLE_NAME.test(name)) {
@@ -277,6 +341,7 @@ export function parseContentType(raw: unknown, apiName: string, typeName: string
     table: identifier(collectionName),
     attributes,
     raw,
+    indexes: parseIndexes(raw, attributes, true, where),
   };
 }
 
@@ -292,6 +357,7 @@ export function parseComponent(raw: unknown, category: string, name: string, whe
     `components_${category}_${name}`.replace(/-/g, '_'),
     where,
   );
+  const attributes = parseAttributes(raw, where, false);
   return {
     modelType: 'component',
     uid: `${category}.${name}`,
@@ -300,7 +366,8 @@ export function parseComponent(raw: unknown, category: string, name: string, whe
     description: typeof info.description === 'string' ? info.description : '',
     collectionName,
     table: identifier(collectionName),
-    attributes: parseAttributes(raw, where, false),
+    attributes,
     raw,
+    indexes: parseIndexes(raw, attributes, false, where),
   };
 }

@@ -1,4 +1,6 @@
 import type { StorageType } from '../db/ddl.js';
+import { identifier } from '../db/identifiers.js';
+import { MAX_IDENTIFIER_LENGTH } from '../limits.js';
 import type { Registry } from './registry.js';
 import type { Model, ScalarType } from './types.js';
 
@@ -36,6 +38,18 @@ export interface TablePlan {
   readonly owner: string;
   readonly columns: readonly ColumnPlan[];
   readonly indexes: readonly { name: string; columns: readonly string[] }[];
+  /** Indexes named from this prefix are the schema's declared ones: those no longer declared are dropped. */
+  readonly declaredPrefix: string;
+}
+
+/** The SQL name of an index a schema declares: `<table>_x_<name>`, shortened like every identifier. */
+const declaredIndexName = (table: string, name: string) => identifier(`${table}_x_${name}`);
+
+/** What every declared index name of `table` starts with, even once shortened. */
+const declaredPrefixOf = (table: string) => `${table}_x_`.slice(0, MAX_IDENTIFIER_LENGTH - 9);
+
+function declaredIndexes(model: Model): { name: string; columns: readonly string[] }[] {
+  return model.indexes.map((index) => ({ name: declaredIndexName(model.table, index.name), columns: index.columns }));
 }
 
 const sys = (name: string, storage: StorageType, notNull = false): ColumnPlan => ({ name, storage, kind: `system:${name}`, notNull });
@@ -63,10 +77,11 @@ export function tablesFor(model: Model, registry: Registry): TablePlan[] {
         sys('publishedAt', 'text'),
         sys('locale', 'text'),
       ],
-      indexes: [{ name: `${model.table}_lookup_idx`, columns: ['documentId', 'locale', 'publishedAt'] }],
+      indexes: [{ name: `${model.table}_lookup_idx`, columns: ['documentId', 'locale', 'publishedAt'] }, ...declaredIndexes(model)],
+      declaredPrefix: declaredPrefixOf(model.table),
     });
   } else {
-    plans.push({ name: model.table, owner: model.uid, columns: scalarColumns(model), indexes: [] });
+    plans.push({ name: model.table, owner: model.uid, columns: scalarColumns(model), indexes: declaredIndexes(model), declaredPrefix: declaredPrefixOf(model.table) });
   }
   let hasComponents = false;
   for (const attr of model.attributes.values()) {
@@ -88,6 +103,7 @@ export function tablesFor(model: Model, registry: Registry): TablePlan[] {
         { name: `${name}_entity_idx`, columns: ['entity_id', 'ord'] },
         { name: `${name}_target_idx`, columns: ['target_id', 'inv_ord'] },
       ],
+      declaredPrefix: declaredPrefixOf(name),
     });
   }
   if (hasComponents) {
@@ -106,6 +122,7 @@ export function tablesFor(model: Model, registry: Registry): TablePlan[] {
         { name: `${name}_entity_idx`, columns: ['entity_id', 'field', 'ord'] },
         { name: `${name}_cmp_idx`, columns: ['cmp_id', 'component_type'] },
       ],
+      declaredPrefix: declaredPrefixOf(name),
     });
   }
   return plans;

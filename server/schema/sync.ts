@@ -199,13 +199,37 @@ async function syncTable(database: Pick<Database, 'kind'>, db: Db, state: Known,
   } else {
     for (const column of plan.columns) await syncColumn(database, db, state, plan, column, options);
   }
+  let changed = false;
   for (const index of plan.indexes) {
     const existing = await indexColumns(db, database.kind, index.name);
     if (existing !== null && existing.join('\0') === index.columns.join('\0')) continue;
-    // An index of an older Hearth with other columns (the planner could not use it): rebuilt.
+    // An index of an older Hearth with other columns (the planner could not use it), or a
+    // declared index whose columns changed: rebuilt.
     if (existing !== null) await db.schema.dropIndex(index.name).execute();
     await db.schema.createIndex(index.name).on(plan.name).columns([...index.columns]).execute();
+    changed = true;
   }
+  const planned = new Set(plan.indexes.map((i) => i.name));
+  for (const name of await indexesOn(db, database.kind, plan.name)) {
+    if (!name.startsWith(plan.declaredPrefix) || planned.has(name)) continue;
+    await db.schema.dropIndex(name).execute();
+    options.log(`${plan.owner}: index "${name}" dropped (no longer declared)`);
+    changed = true;
+  }
+  // Fresh statistics, so that the planner weighs the new index against the others (SQLite's
+  // are refreshed after the sync, by Database.optimize: analysing an empty table here would
+  // leave statistics that mislead the planner once it has grown).
+  if (changed && database.kind === 'postgres') await sql`ANALYZE ${sql.table(plan.name)}`.execute(db);
+}
+
+/** The names of the indexes on a table. */
+async function indexesOn(db: Db, kind: Database['kind'], table: string): Promise<string[]> {
+  if (kind === 'postgres') {
+    const { rows } = await sql<{ name: string }>`SELECT indexname AS "name" FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ${table}`.execute(db);
+    return rows.map((r) => r.name);
+  }
+  const { rows } = await sql<{ name: string }>`SELECT name FROM pragma_index_list(${table})`.execute(db);
+  return rows.map((r) => r.name);
 }
 
 /** The columns of an index in order, or null when there is no index of that name. */

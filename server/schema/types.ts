@@ -99,6 +99,18 @@ export type Attribute =
 /** Attributes that live in the model's own table. */
 export const isScalar = (a: Attribute | undefined): a is ScalarAttribute => a?.kind === 'scalar';
 
+/**
+ * An index a schema declares in `indexes` (Strapi's experimental option), on Hearth's column
+ * names, in the declared order.
+ */
+export interface DeclaredIndex {
+  /** The name given in the schema (Hearth's SQL name is derived from it and the table). */
+  readonly name: string;
+  readonly columns: readonly string[];
+  /** Declared `type: "unique"`: built as a plain index (uniqueness is the attribute's `unique` option). */
+  readonly unique: boolean;
+}
+
 interface ModelCommon {
   readonly uid: string;
   /** The table holding the model's rows. */
@@ -111,6 +123,8 @@ interface ModelCommon {
   readonly attributes: ReadonlyMap<string, Attribute>;
   /** The schema document as read, for the builder and the bookkeeping table. */
   readonly raw: Readonly<Record<string, unknown>>;
+  /** Indexes the schema declares, beyond those Hearth always keeps. */
+  readonly indexes: readonly DeclaredIndex[];
 }
 
 export interface ContentTypeModel extends ModelCommon {

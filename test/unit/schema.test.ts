@@ -81,3 +81,45 @@ describe('schema.json parsing', () => {
     expect(() => buildRegistry({ contentTypes: [upload], components: [] })).toThrow('/api/upload is reserved by Hearth');
   });
 });
+
+describe('declared indexes (Strapi\'s experimental `indexes`)', () => {
+  const attrs = { title: { type: 'string' }, prepMinutes: { type: 'integer' }, label_2: { type: 'string' }, cover: { type: 'media', multiple: false } };
+  const parse = (indexes: unknown) => parseContentType(ct(attrs, { indexes }), 'thing', 'thing', 'thing.json');
+
+  it('maps Strapi column names and attribute names to columns, and appends locale and publishedAt on content types', () => {
+    const model = parse([
+      { name: 'by_prep', columns: ['prep_minutes', 'title'], type: null },
+      { columns: ['label_2', 'created_at', 'documentId'] },
+      { name: 'per-locale', columns: ['locale', 'published_at', 'title'], type: 'unique' },
+    ]);
+    expect(model.indexes).toEqual([
+      { name: 'by_prep', columns: ['prepMinutes', 'title', 'locale', 'publishedAt'], unique: false },
+      { name: 'label_2_createdAt_documentId', columns: ['label_2', 'createdAt', 'documentId', 'locale', 'publishedAt'], unique: false },
+      { name: 'per_locale', columns: ['locale', 'publishedAt', 'title'], unique: true },
+    ]);
+    expect(parseContentType(ct(attrs), 'thing', 'thing', 'thing.json').indexes).toEqual([]);
+  });
+
+  it('gives components their columns as declared, with no system columns but id', () => {
+    const component = parseComponent({ info: { displayName: 'Step' }, attributes: { minutes: { type: 'integer' } }, indexes: [{ name: 'm', columns: ['minutes', 'id'] }] }, 'recipe', 'step', 'step.json');
+    expect(component.indexes).toEqual([{ name: 'm', columns: ['minutes', 'id'], unique: false }]);
+    expect(() => parseComponent({ info: {}, attributes: { minutes: { type: 'integer' } }, indexes: [{ columns: ['locale'] }] }, 'recipe', 'step', 'step.json')).toThrow(
+      'step.json: indexes[0].columns[0]: no scalar attribute or system column is named "locale"',
+    );
+  });
+
+  it('refuses what cannot be an index, naming the entry', () => {
+    for (const [indexes, message] of [
+      [{}, 'thing.json: "indexes" must be an array'],
+      [['title'], 'thing.json: indexes[0] must be an object { name, columns }'],
+      [[{ name: 'x', columns: [] }], 'thing.json: indexes[0].columns must be a non-empty array'],
+      [[{ name: 'x', columns: ['title', 'title'] }], 'thing.json: indexes[0].columns names a column twice'],
+      [[{ name: 'x', columns: ['title'], type: 'primary' }], 'thing.json: indexes[0].type must be "unique" or absent'],
+      [[{ name: 'x', columns: ['title'] }, { name: 'x', columns: ['prep_minutes'] }], 'thing.json: indexes[1]: another index is named "x"'],
+      [[{ name: 'x', columns: ['cover'] }], 'thing.json: indexes[0].columns[0]: attribute "cover" is a media, which has no column of its own'],
+      [[{ name: 'x', columns: [3] }], 'thing.json: indexes[0].columns[0]: must be a column name'],
+    ] as const) {
+      expect(() => parse(indexes)).toThrow(new SchemaError(message));
+    }
+  });
+});
