@@ -5,6 +5,7 @@ import { adminSessionStrategy, createAdminServices } from './admin/admin.js';
 import { adminUiDirOf, packageInfo } from './admin/package-info.js';
 import { createSchemaController } from './admin/schema-controller.js';
 import { createApp } from './app.js';
+import { createIndexAdvisor } from './documents/index-advice.js';
 import { createCallerMemo } from './auth/caller-memo.js';
 import { cacheFront } from './http/cache-front.js';
 import { createResponseCache } from './cache/response-cache.js';
@@ -197,6 +198,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       limits: { maxBytes: RESPONSE_CACHE_MAX_BYTES, maxEntryBytes: RESPONSE_CACHE_MAX_ENTRY_BYTES },
     }),
     registry: () => schemas.current(),
+    slowList: createIndexAdvisor(log),
     desktopSecret: options.desktopSecret ?? null,
     admin,
     schemas,

@@ -30,6 +30,8 @@ export const STATEMENT_CACHE_SIZE = 500;
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 /** Rows SQLite samples per index when it refreshes planner statistics (PRAGMA optimize): milliseconds, not a full scan. */
 export const SQLITE_ANALYSIS_LIMIT = 1000;
+/** A content-API list whose rows and total take this long to read is logged with the index that would answer it. */
+export const SLOW_LIST_MS = 100;
 /**
  * How often a running server that has written since refreshes stale planner statistics (SQLite
  * analyses a table only when it has none or its size changed tenfold: a no-op costs microseconds).

@@ -55,6 +55,8 @@ export interface Services {
   readonly adminUiDir: string;
   /** Users & permissions: end-user accounts, roles, sessions, the user JWT strategy. */
   readonly users: Users;
+  /** Told of content-API lists slower than SLOW_LIST_MS: logs the index that would answer them. */
+  readonly slowList: DocumentDeps['slowList'];
 }
 
 /** The document service's dependencies, bound to the current registry. */
@@ -64,4 +66,5 @@ export const documentDeps = (services: Services): DocumentDeps => ({
   locales: services.locales,
   now: services.now,
   files: services.files,
+  slowList: services.slowList,
 });

@@ -3,6 +3,8 @@ import type { CompileContext } from '../compiler/context.js';
 import type { LocaleService } from '../auth/locales.js';
 import type { Registry } from '../schema/registry.js';
 import type { WriteEnv } from './store.js';
+import type { DocumentQuery } from '../query/ast.js';
+import type { ContentTypeModel } from '../schema/types.js';
 
 /** What the document service is built from. */
 export interface DocumentDeps {
@@ -12,6 +14,8 @@ export interface DocumentDeps {
   readonly now: () => Date;
   /** Finishes populated file objects (URLs); see FileAccess. */
   readonly files: { present(files: Record<string, unknown>[]): Promise<void> };
+  /** Told of a list whose rows and total took longer than SLOW_LIST_MS to read. */
+  readonly slowList?: (model: ContentTypeModel, query: DocumentQuery, ms: number) => void;
 }
 
 /** What a caller may see: Strapi leaves out relations whose target the caller may not `find`. */

@@ -6,6 +6,7 @@ import { compileContext, type Access, type DocumentDeps } from './context.js';
 import { populateItems, type Item } from './populate.js';
 import { countRows, listRows, type ReadScope } from './read.js';
 import { defaultFields, serializeRow } from './serialize.js';
+import { SLOW_LIST_MS } from '../limits.js';
 
 /** The locale a read or write of a localized type uses when none is given: the default locale. */
 export async function effectiveLocale(deps: DocumentDeps, model: ContentTypeModel, locale: LocaleSelection | null): Promise<LocaleSelection | null> {
@@ -41,8 +42,11 @@ export async function findMany(deps: DocumentDeps, model: ContentTypeModel, quer
   const db = deps.database.db;
   const scope = await scopeOf(deps, model, query, query.filters);
   const fields = query.fields ?? defaultFields(model);
+  const started = performance.now();
   const rows = await listRows(db, compileContext(deps), model, { scope, fields, sort: query.sort, pagination });
   const total = pagination.withCount ? await countRows(db, compileContext(deps), model, scope) : undefined;
+  const ms = performance.now() - started;
+  if (ms >= SLOW_LIST_MS) deps.slowList?.(model, query, ms);
   const data = await present(deps, db, model, rows, query, access);
   return { data, meta: { pagination: paginationMeta(pagination, total) } };
 }
