@@ -30,6 +30,8 @@ export const STATEMENT_CACHE_SIZE = 500;
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 /** Rows SQLite samples per index when it refreshes planner statistics (PRAGMA optimize): milliseconds, not a full scan. */
 export const SQLITE_ANALYSIS_LIMIT = 1000;
+/** Pages up to this size are read as ids first, then rows by id (bound parameters: SQLite allows 32,766). */
+export const TWO_STEP_PAGE_MAX = 1000;
 /** A content-API list whose rows and total take this long to read is logged with the index that would answer it. */
 export const SLOW_LIST_MS = 100;
 /**

@@ -2,6 +2,7 @@ import { sql, type AliasableExpression, type Expression, type ExpressionBuilder,
 import type { Db, DynamicDB, Row } from '../db/database.js';
 import { compileFilter } from '../compiler/where.js';
 import { sqlDialect } from '../db/sql-dialect.js';
+import { TWO_STEP_PAGE_MAX } from '../limits.js';
 import { invalidKey } from '../errors/app-error.js';
 import { nextAlias, type CompileContext } from '../compiler/context.js';
 import type { FilterNode, LocaleSelection, Pagination, PublicationFilter, SortTerm } from '../query/ast.js';
@@ -192,7 +193,8 @@ export interface ListArgs {
  * rowid order). A sorted or offset page is found first by id alone, then its rows are read: an
  * index holding the filtered and sorted columns then answers the first step without touching
  * the table, and neither the sort nor the skipped rows carry whole rows (blocks, json) that
- * will be thrown away. A first page in id order is one statement: it stops at its last row.
+ * will be thrown away. A first page in id order is one statement: it stops at its last row; so
+ * is a page too long to name by ids in one statement (API_REST_MAX_LIMIT=0 allows any size).
  */
 export async function listRows(db: Db, ctx: CompileContext, model: ContentTypeModel, args: ListArgs): Promise<Row[]> {
   let q = db.selectFrom(`${model.table} as t0`).where((eb) => scopeCondition(ctx, eb, model, 't0', args.scope));
@@ -210,7 +212,8 @@ export async function listRows(db: Db, ctx: CompileContext, model: ContentTypeMo
     else if (args.pagination.start > 0 && noLimit !== null) q = q.limit(noLimit);
     if (args.pagination.start > 0) q = q.offset(args.pagination.start);
   }
-  if (limit === null || (args.sort.length === 0 && (args.pagination?.start ?? 0) === 0)) return q.select(columns).execute();
+  const oneStep = limit === null || limit > TWO_STEP_PAGE_MAX || (args.sort.length === 0 && (args.pagination?.start ?? 0) === 0);
+  if (oneStep) return q.select(columns).execute();
   const ids = (await q.select('t0.id').execute()).map((r) => Number(r.id));
   if (ids.length === 0) return [];
   const rows = await db.selectFrom(`${model.table} as t0`).select(columns).where('t0.id', 'in', ids).execute();

@@ -161,3 +161,34 @@ describe('declared indexes across schema changes', () => {
     }
   });
 });
+
+describe('pages of any size', () => {
+  it('a sorted page longer than one statement can name by ids is still read whole (API_REST_MAX_LIMIT=0)', async () => {
+    const project = await writeProject({ types: { note: collection('note', 'notes', { title: { type: 'string' }, rank: { type: 'integer' } }) } });
+    const s = await startTestServer({ schemas: project, env: { API_REST_MAX_LIMIT: '0' } });
+    try {
+      const rows = 33_000; // beyond SQLite's 32,766 bound parameters
+      const now = new Date().toISOString();
+      const { db } = s.server.services.database;
+      for (let start = 0; start < rows; start += 2_000) {
+        const chunk = Array.from({ length: Math.min(2_000, rows - start) }, (_, k) => {
+          const i = start + k;
+          return { documentId: `note${String(i).padStart(20, '0')}`, title: `n${i}`, rank: (i * 7919) % rows, createdAt: now, updatedAt: now, publishedAt: now, locale: null };
+        });
+        await db.insertInto('notes').values(chunk).execute();
+      }
+      const token = await s.token('read-only');
+      const body = await expectJson<{ data: { rank: number }[]; meta: { pagination: { total: number } } }>(
+        await s.request(`/api/notes?sort=rank:desc&fields[0]=rank&pagination[pageSize]=${rows}`, { token }),
+        200,
+      );
+      expect(body.meta.pagination.total).toBe(rows);
+      expect(body.data).toHaveLength(rows);
+      expect(body.data[0]?.rank).toBe(rows - 1);
+      expect(body.data.every((d, i) => i === 0 || (body.data[i - 1]?.rank ?? 0) > d.rank)).toBe(true);
+    } finally {
+      await s.close();
+      await rm(project, { recursive: true, force: true });
+    }
+  });
+});
