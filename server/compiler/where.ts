@@ -130,8 +130,11 @@ function onNullRow(node: FilterNode): Truth {
   }
 }
 
-/** The rows reachable from `alias` (a row of `model`) through one attribute, as FROM/JOIN/WHERE pieces. */
-function relatedRows(ctx: CompileContext, eb: EB, model: Model, alias: string, node: Extract<FilterNode, { kind: 'through' }>) {
+/**
+ * The rows reachable from `alias` (a row of `model`) through one attribute, as FROM/JOIN/WHERE
+ * pieces, tied to `alias` (correlated) or not (then `self` is the column naming `alias`'s id).
+ */
+function relatedRows(ctx: CompileContext, eb: EB, model: Model, alias: string, node: Extract<FilterNode, { kind: 'through' }>, correlated = true) {
   const target = ctx.registry.model(node.target);
   if (!target) throw new Error(`unknown model ${node.target}`);
   const targetAlias = nextAlias(ctx);
@@ -140,30 +143,28 @@ function relatedRows(ctx: CompileContext, eb: EB, model: Model, alias: string, n
     const attribute = model.attributes.get(node.attribute);
     if (attribute?.kind !== 'relation') throw new Error(`${model.uid}.${node.attribute} is not a relation`);
     const storage = ctx.registry.relationStorage(model, attribute);
-    const base = eb
-      .selectFrom(`${storage.joinTable} as ${linkAlias}`)
-      .innerJoin(`${target.table} as ${targetAlias}`, `${targetAlias}.id`, `${linkAlias}.${storage.otherColumn}`)
-      .whereRef(`${linkAlias}.${storage.selfColumn}`, '=', `${alias}.id`);
-    return { base, target, targetAlias };
+    const self = `${linkAlias}.${storage.selfColumn}`;
+    const base = eb.selectFrom(`${storage.joinTable} as ${linkAlias}`).innerJoin(`${target.table} as ${targetAlias}`, `${targetAlias}.id`, `${linkAlias}.${storage.otherColumn}`);
+    return { base: correlated ? base.whereRef(self, '=', `${alias}.id`) : base, self, target, targetAlias };
   }
   if (node.via === 'component') {
+    const self = `${linkAlias}.entity_id`;
     const base = eb
       .selectFrom(`${ctx.registry.componentsTable(model)} as ${linkAlias}`)
       .innerJoin(`${target.table} as ${targetAlias}`, `${targetAlias}.id`, `${linkAlias}.cmp_id`)
-      .whereRef(`${linkAlias}.entity_id`, '=', `${alias}.id`)
       .where(`${linkAlias}.field`, '=', node.attribute)
       .where(`${linkAlias}.component_type`, '=', target.uid);
-    return { base, target, targetAlias };
+    return { base: correlated ? base.whereRef(self, '=', `${alias}.id`) : base, self, target, targetAlias };
   }
   const files = ctx.registry.model(FILE_UID);
   if (!files) throw new Error('file model missing');
+  const self = `${linkAlias}.related_id`;
   const base = eb
     .selectFrom(`hearth_files_related as ${linkAlias}`)
     .innerJoin(`${files.table} as ${targetAlias}`, `${targetAlias}.id`, `${linkAlias}.file_id`)
-    .whereRef(`${linkAlias}.related_id`, '=', `${alias}.id`)
     .where(`${linkAlias}.related_type`, '=', model.uid)
     .where(`${linkAlias}.field`, '=', node.attribute);
-  return { base, target: files, targetAlias };
+  return { base: correlated ? base.whereRef(self, '=', `${alias}.id`) : base, self, target: files, targetAlias };
 }
 
 /** Compiles a filter tree on `alias` (a row of `model`) into one boolean SQL expression. */
@@ -178,9 +179,14 @@ export function compileFilter(ctx: CompileContext, eb: EB, model: Model, alias: 
     case 'compare':
       return compare(ctx, alias, node);
     case 'through': {
-      const { base, target, targetAlias } = relatedRows(ctx, eb, model, alias, node);
-      const matching = base.select(sql.lit(1).as('one')).where(compileFilter(ctx, eb, target, targetAlias, node.child));
-      const exists = eb.exists(matching);
+      let exists: Expression<SqlBool>;
+      if (ctx.semiJoins === 'in') {
+        const { base, self, target, targetAlias } = relatedRows(ctx, eb, model, alias, node, false);
+        exists = eb(`${alias}.id`, 'in', base.select(self).where(compileFilter(ctx, eb, target, targetAlias, node.child)));
+      } else {
+        const { base, target, targetAlias } = relatedRows(ctx, eb, model, alias, node);
+        exists = eb.exists(base.select(sql.lit(1).as('one')).where(compileFilter(ctx, eb, target, targetAlias, node.child)));
+      }
       if (onNullRow(node.child) !== true) return exists;
       const { base: any } = relatedRows(ctx, eb, model, alias, node);
       return eb.or([exists, eb.not(eb.exists(any.select(sql.lit(1).as('one'))))]);

@@ -227,12 +227,13 @@ export async function listRows(db: Db, ctx: CompileContext, model: ContentTypeMo
   return page;
 }
 
-/** How many rows a read scope matches. */
+/** How many rows a read scope matches (every row is looked at: filters through relations read their matches once). */
 export async function countRows(db: Db, ctx: CompileContext, model: ContentTypeModel, scope: ReadScope): Promise<number> {
+  const counting: CompileContext = { ...ctx, semiJoins: 'in' };
   const row = await db
     .selectFrom(`${model.table} as t0`)
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where((eb) => scopeCondition(ctx, eb, model, 't0', scope))
+    .where((eb) => scopeCondition(counting, eb, model, 't0', scope))
     .executeTakeFirst();
   return Number(row?.count ?? 0);
 }

@@ -137,3 +137,22 @@ describe('components and dynamic zones', () => {
     });
   });
 });
+
+describe('filters through components', () => {
+  it('count documents once, however many component rows match, and a nested component the same', async () => {
+    const names = ['Stew A', 'Stew B', 'Stew C'];
+    for (const [i, name] of names.entries()) {
+      // Stews A and B have two carrot rows each; only A is "stewy".
+      const ingredients = i < 2 ? [{ name: 'carrot', grams: 10 + i }, { name: 'carrot', grams: 20 }] : [{ name: 'leek', grams: 30 }];
+      const body = { ...valid(), name, ingredients, nutrition: { kcal: 100 + i, facts: [{ label: i === 0 ? 'stewy' : 'plain' }] } };
+      await dataOf(await req('/api/recipes', { method: 'POST', json: { data: body } }), 201);
+    }
+    const list = async (query: string) => {
+      const page = await expectJson<{ data: { name: string }[]; meta: { pagination: { total: number } } }>(await req(`/api/recipes?${query}&fields[0]=name&sort=name:asc&pagination[pageSize]=100`), 200);
+      return { names: page.data.map((d) => d.name), total: page.meta.pagination.total };
+    };
+    expect(await list('filters[ingredients][name][$eq]=carrot')).toEqual({ names: ['Stew A', 'Stew B'], total: 2 });
+    expect(await list('filters[nutrition][facts][label][$eq]=stewy')).toEqual({ names: ['Stew A'], total: 1 });
+    expect(await list('filters[name][$startsWith]=Stew&filters[$not][nutrition][facts][label][$eq]=stewy')).toEqual({ names: ['Stew B', 'Stew C'], total: 2 });
+  });
+});
