@@ -169,3 +169,22 @@ describe('deleting a file (DELETE /api/upload/files/:id)', () => {
     expect(existsSync(stored(`${file.hash}.txt`))).toBe(true);
   });
 });
+
+describe('filters through media fields', () => {
+  it('count documents once, however many of their files match', async () => {
+    const [red, blue] = await json<FileObject[]>(await postUpload(server, full, [fixturePart('red-400x300.png', 'image/png'), fixturePart('blue-64x48.jpg', 'image/jpeg')]), 201);
+    if (!red || !blue) throw new Error('upload answered no files');
+    const galleries = { 'Media count A': [red.id, blue.id], 'Media count B': [red.id], 'Media count C': [blue.id] };
+    for (const [title, gallery] of Object.entries(galleries)) {
+      const res = await server.request('/api/articles', { method: 'POST', token: full, json: { data: { title, gallery, cover: gallery[0] } } });
+      expect(res.status).toBe(201);
+    }
+    const list = async (filter: string) => {
+      const res = await server.request(`/api/articles?filters[title][$startsWith]=Media count&${filter}&fields[0]=title&sort=title:asc&pagination[pageSize]=100`, { token: full });
+      const page = await json<{ data: { title: string }[]; meta: { pagination: { total: number } } }>(res, 200);
+      return { titles: page.data.map((d) => d.title), total: page.meta.pagination.total };
+    };
+    expect(await list(`filters[gallery][name][$eq]=${red.name}`)).toEqual({ titles: ['Media count A', 'Media count B'], total: 2 });
+    expect(await list(`filters[cover][name][$eq]=${blue.name}`)).toEqual({ titles: ['Media count C'], total: 1 });
+  });
+});
