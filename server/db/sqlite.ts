@@ -83,6 +83,7 @@ export function openSqlite(file: string, options: { nativeBinding?: string } = {
   const counter = { n: 0, writes: 0 };
   const db = new Kysely<DynamicDB>({ dialect: new SqliteDialect({ database: wrapDatabase(raw, counter) }) });
   const versionStmt = raw.prepare('PRAGMA data_version').pluck();
+  const stamp = () => `${counter.writes}:${String(versionStmt.get())}`;
   let closed = false;
   /** The change stamp of the last optimize: with nothing written since, there is nothing to refresh. */
   let optimizedAt: string | null = null;
@@ -90,14 +91,13 @@ export function openSqlite(file: string, options: { nativeBinding?: string } = {
     kind: 'sqlite',
     db,
     queryCount: () => counter.n,
-    changeStamp: () => (closed ? null : `${counter.writes}:${String(versionStmt.get())}`),
+    changeStamp: () => (closed ? null : stamp()),
     async optimize() {
       if (closed) return;
-      const stamp = `${counter.writes}:${String(versionStmt.get())}`;
-      if (stamp === optimizedAt) return;
+      if (stamp() === optimizedAt) return;
       // 0x10000: every table, not only those this connection has queried.
       raw.pragma('optimize = 0x10002');
-      optimizedAt = `${counter.writes}:${String(versionStmt.get())}`;
+      optimizedAt = stamp();
     },
     async close() {
       if (closed) return;

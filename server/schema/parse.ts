@@ -224,19 +224,8 @@ function parseAttributes(raw: Json, where: string, typeLocalized: boolean): Map<
   return map;
 }
 
-/** Columns every content-type table has, by the names a schema may use for them (Strapi's are snake_case). */
-const SYSTEM_COLUMNS: Readonly<Record<string, string>> = {
-  id: 'id',
-  documentId: 'documentId',
-  document_id: 'documentId',
-  locale: 'locale',
-  publishedAt: 'publishedAt',
-  published_at: 'publishedAt',
-  createdAt: 'createdAt',
-  created_at: 'createdAt',
-  updatedAt: 'updatedAt',
-  updated_at: 'updatedAt',
-};
+/** Columns every content-type table has besides its attributes' (a schema may name them Strapi's way: `published_at`). */
+const SYSTEM_COLUMNS = ['id', 'documentId', 'locale', 'publishedAt', 'createdAt', 'updatedAt'];
 
 /** A column name with case and underscores ignored: `prep_minutes` and `prepMinutes` meet. */
 export const columnKey = (name: string): string => name.replace(/_/g, '').toLowerCase();
@@ -247,7 +236,8 @@ export const strapiColumnName = (attribute: string): string => attribute.replace
 /** The Hearth column a schema's index names: an attribute name, Strapi's snake_case column for it, or a system column. */
 function indexColumn(name: unknown, attributes: ReadonlyMap<string, Attribute>, contentType: boolean, at: string): string {
   if (typeof name !== 'string' || name === '') throw new SchemaError(`${at}: must be a column name`);
-  if (name === 'id' || (contentType && SYSTEM_COLUMNS[name] !== undefined)) return SYSTEM_COLUMNS[name] ?? name;
+  const system = (contentType ? SYSTEM_COLUMNS : ['id']).find((c) => c === name || strapiColumnName(c) === name);
+  if (system !== undefined) return system;
   const exact = attributes.get(name);
   const matches = exact ? [exact] : [...attributes.values()].filter((a) => columnKey(a.name) === columnKey(name));
   const [attr] = matches;

@@ -38,8 +38,8 @@ export interface TablePlan {
   readonly owner: string;
   readonly columns: readonly ColumnPlan[];
   readonly indexes: readonly { name: string; columns: readonly string[] }[];
-  /** Indexes named from this prefix are the schema's declared ones: those no longer declared are dropped. */
-  readonly declaredPrefix: string;
+  /** Indexes named from this prefix are the schema's declared ones: those no longer declared are dropped (null: a link table, which has none). */
+  readonly declaredPrefix: string | null;
 }
 
 /** The SQL name of an index a schema declares: `<table>_x_<name>`, shortened like every identifier. */
@@ -103,7 +103,7 @@ export function tablesFor(model: Model, registry: Registry): TablePlan[] {
         { name: `${name}_entity_idx`, columns: ['entity_id', 'ord'] },
         { name: `${name}_target_idx`, columns: ['target_id', 'inv_ord'] },
       ],
-      declaredPrefix: declaredPrefixOf(name),
+      declaredPrefix: null,
     });
   }
   if (hasComponents) {
@@ -122,7 +122,7 @@ export function tablesFor(model: Model, registry: Registry): TablePlan[] {
         { name: `${name}_entity_idx`, columns: ['entity_id', 'field', 'ord'] },
         { name: `${name}_cmp_idx`, columns: ['cmp_id', 'component_type'] },
       ],
-      declaredPrefix: declaredPrefixOf(name),
+      declaredPrefix: null,
     });
   }
   return plans;

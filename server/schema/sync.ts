@@ -209,9 +209,9 @@ async function syncTable(database: Pick<Database, 'kind'>, db: Db, state: Known,
     await db.schema.createIndex(index.name).on(plan.name).columns([...index.columns]).execute();
     changed = true;
   }
-  const planned = new Set(plan.indexes.map((i) => i.name));
-  for (const name of await indexesOn(db, database.kind, plan.name)) {
-    if (!name.startsWith(plan.declaredPrefix) || planned.has(name)) continue;
+  const prefix = plan.declaredPrefix;
+  const stale = prefix === null ? [] : (await indexesOn(db, database.kind, plan.name)).filter((name) => name.startsWith(prefix) && !plan.indexes.some((i) => i.name === name));
+  for (const name of stale) {
     await db.schema.dropIndex(name).execute();
     options.log(`${plan.owner}: index "${name}" dropped (no longer declared)`);
     changed = true;

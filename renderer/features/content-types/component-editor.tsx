@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { dataOf, object, str } from '../../api/decode';
 import { schemaToJson } from '../../api/schema';
 import type { Component } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -10,7 +9,7 @@ import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
 import { AttributeList, fromEdited, toEdited, type EditedAttribute } from './attribute-list';
 import { kebab, pluralize, tableName } from './naming';
-import { EditorActions, schemaErrorLines, useSchemaSave } from './schema-save';
+import { EditorActions, schemaErrorLines, useSchemaSave, writeSchema } from './schema-save';
 import { useSchemas } from './schemas-context';
 
 interface ComponentForm {
@@ -20,7 +19,6 @@ interface ComponentForm {
   readonly attributes: EditedAttribute[];
 }
 
-const uidDecoder = dataOf(object({ uid: str }));
 const formOf = (c: Component): ComponentForm => ({ category: c.category, displayName: c.schema.info.displayName, description: c.schema.info.description ?? '', attributes: toEdited(c.schema.attributes) });
 
 /** Creates or edits a component (a reusable group of fields). */
@@ -46,17 +44,11 @@ export function ComponentEditor() {
       options: existing?.schema.options ?? {},
       attributes: fromEdited(form.attributes).attributes,
     });
-    const component = { category: form.category, ...schema };
-    if (existing) {
-      await client.put(`/admin/api/components/${encodeURIComponent(existing.uid)}`, { component, renames: fromEdited(form.attributes).renames, confirmDataLoss });
-      notify(`${form.displayName} saved`);
-      schemas.reload();
-      return;
-    }
-    const created = uidDecoder(await client.post('/admin/api/components', { component }));
-    notify(`${form.displayName} created`);
-    schemas.reload();
-    navigate(`/builder/components/${encodeURIComponent(created.uid)}`);
+    await writeSchema(
+      { client, notify, reload: schemas.reload, navigate },
+      { collection: 'components', key: 'component', route: 'components', uid: existing?.uid ?? null, displayName: form.displayName },
+      { schema: { category: form.category, ...schema }, renames: fromEdited(form.attributes).renames, confirmDataLoss },
+    );
   });
 
   if (uid && !existing) {

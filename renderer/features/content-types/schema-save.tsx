@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import { isRecord } from '../../api/decode';
+import type { ApiClient } from '../../api/client';
+import { dataOf, isRecord, object, str } from '../../api/decode';
 import { ApiError, describeError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 
@@ -24,6 +25,41 @@ export function schemaErrorLines(error: unknown): string[] {
   const lines = [describeError(error)];
   if (error instanceof ApiError) for (const e of error.fieldErrors()) if (e.message !== lines[0]) lines.push(`${e.path.join('.')}: ${e.message}`);
   return lines;
+}
+
+const uidDecoder = dataOf(object({ uid: str }));
+
+/** What the builder's editors call to write a schema, and what happens after. */
+export interface SchemaTarget {
+  /** `content-types` or `components` (the admin API collection) with the body's key and the screen's route. */
+  readonly collection: 'content-types' | 'components';
+  readonly key: 'contentType' | 'component';
+  readonly route: 'types' | 'components';
+  /** null: create. */
+  readonly uid: string | null;
+  readonly displayName: string;
+}
+
+/**
+ * Replaces (PUT, with renames and confirmDataLoss) or creates (POST) a content type or component,
+ * says so, reloads the schemas, and opens a new one's screen.
+ */
+export async function writeSchema(
+  env: { client: ApiClient; notify: (message: string) => void; reload: () => void; navigate: (to: string) => void },
+  target: SchemaTarget,
+  body: { schema: unknown; renames: unknown; confirmDataLoss: boolean },
+): Promise<void> {
+  const base = `/admin/api/${target.collection}`;
+  if (target.uid !== null) {
+    await env.client.put(`${base}/${encodeURIComponent(target.uid)}`, { [target.key]: body.schema, renames: body.renames, confirmDataLoss: body.confirmDataLoss });
+    env.notify(`${target.displayName} saved`);
+    env.reload();
+    return;
+  }
+  const created = uidDecoder(await env.client.post(base, { [target.key]: body.schema }));
+  env.notify(`${target.displayName} created`);
+  env.reload();
+  env.navigate(`/builder/${target.route}/${encodeURIComponent(created.uid)}`);
 }
 
 /** Saves a schema; when the server says data would be lost, asks and saves again with confirmDataLoss. */

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { dataOf, object, str } from '../../api/decode';
 import { hasDraftAndPublish, isLocalized, schemaToJson, type Schema } from '../../api/schema';
 import type { ContentType } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -11,7 +10,7 @@ import { useClient } from '../auth/session';
 import { AttributeList, fromEdited, toEdited, type EditedAttribute } from './attribute-list';
 import { Check } from './option-controls';
 import { kebab, pluralize, tableName } from './naming';
-import { EditorActions, schemaErrorLines, useSchemaSave } from './schema-save';
+import { EditorActions, schemaErrorLines, useSchemaSave, writeSchema } from './schema-save';
 import { useSchemas } from './schemas-context';
 
 interface TypeForm {
@@ -26,7 +25,6 @@ interface TypeForm {
 }
 
 const EMPTY: TypeForm = { displayName: '', singularName: '', pluralName: '', kind: 'collectionType', description: '', draftAndPublish: true, localized: false, attributes: [] };
-const uidDecoder = dataOf(object({ uid: str }));
 
 function formOf(type: ContentType): TypeForm {
   const { schema } = type;
@@ -70,17 +68,11 @@ export function TypeEditor() {
 
   const { save, busy, error, confirmation } = useSchemaSave(async (confirmDataLoss) => {
     if (!form) return;
-    const contentType = schemaToJson(schemaOf(form, existing?.schema));
-    if (existing) {
-      await client.put(`/admin/api/content-types/${encodeURIComponent(existing.uid)}`, { contentType, renames: fromEdited(form.attributes).renames, confirmDataLoss });
-      notify(`${form.displayName} saved`);
-      schemas.reload();
-      return;
-    }
-    const created = uidDecoder(await client.post('/admin/api/content-types', { contentType }));
-    notify(`${form.displayName} created`);
-    schemas.reload();
-    navigate(`/builder/types/${encodeURIComponent(created.uid)}`);
+    await writeSchema(
+      { client, notify, reload: schemas.reload, navigate },
+      { collection: 'content-types', key: 'contentType', route: 'types', uid: existing?.uid ?? null, displayName: form.displayName },
+      { schema: schemaToJson(schemaOf(form, existing?.schema)), renames: fromEdited(form.attributes).renames, confirmDataLoss },
+    );
   });
 
   if (uid && !existing) {
