@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { loadTranscripts, STRAPI_FIXTURES_DIR, TRANSCRIPTS_DIR, type RequestBody, type Transcript } from '../helpers/transcripts.js';
 
 /**
- * Replays the recorded Strapi 5.54 session (`../shared/strapi/transcripts`) against Hearth, in
+ * Replays the recorded Strapi 5.54 session (`test/fixtures/strapi/transcripts`) against Hearth, in
  * order, on the same fixture project: every status, content type and body must match, with only
  * documentIds and the random part of file hashes (learned as they are created) and timestamps
  * normalised. Uploads send real multipart bodies with the recorded fixture files.

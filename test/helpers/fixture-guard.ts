@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 /** The shared Strapi fixture project: read-only for every test (builder tests work on copies). */
-const FIXTURE = resolve(import.meta.dirname, '../../../shared/strapi/fixture-project');
+const FIXTURE = resolve(import.meta.dirname, '../fixtures/strapi/fixture-project');
 
 async function fingerprint(dir: string): Promise<string> {
   const hash = createHash('sha256');

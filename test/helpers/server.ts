@@ -6,7 +6,7 @@ import { startServer, type RunningServer } from '../../server/index.js';
 import { databaseEnvFor, dropDatabaseFor } from './database.js';
 
 /** The public Strapi project the transcripts were recorded on. */
-export const FIXTURE_PROJECT = resolve(import.meta.dirname, '../../../shared/strapi/fixture-project');
+export const FIXTURE_PROJECT = resolve(import.meta.dirname, '../fixtures/strapi/fixture-project');
 
 export interface TestServer {
   readonly url: string;

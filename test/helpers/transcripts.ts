@@ -2,9 +2,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The recorded Strapi 5 transcripts shipped beside the project. */
-export const TRANSCRIPTS_DIR = resolve(import.meta.dirname, '../../../shared/strapi/transcripts');
-export const TYPE_TRANSCRIPTS_DIR = resolve(import.meta.dirname, '../../../shared/strapi/transcripts-types');
-export const STRAPI_FIXTURES_DIR = resolve(import.meta.dirname, '../../../shared/strapi/fixtures');
+export const TRANSCRIPTS_DIR = resolve(import.meta.dirname, '../fixtures/strapi/transcripts');
+export const TYPE_TRANSCRIPTS_DIR = resolve(import.meta.dirname, '../fixtures/strapi/transcripts-types');
+export const STRAPI_FIXTURES_DIR = resolve(import.meta.dirname, '../fixtures/strapi/fixtures');
 
 export type RequestBody =
   | { readonly kind: 'none' }
