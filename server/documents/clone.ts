@@ -27,9 +27,12 @@ async function cloneOwnerLinks(env: WriteEnv, model: Model, fromId: number, toId
     const table = env.registry.joinTable(model, attr.name);
     const links = await env.db.selectFrom(table).selectAll().where('entity_id', '=', fromId).orderBy('ord').orderBy('id').execute();
     const previousOrders = keepInverseOrder.get(table) ?? new Map<number, number>();
+    // A source without draft & publish (a component) links both versions of a target: both map to one row.
+    const linked = new Set<number>();
     for (const link of links) {
       const mapped = await counterpart(env, target, Number(link.target_id), status);
-      if (mapped === null) continue;
+      if (mapped === null || linked.has(mapped)) continue;
+      linked.add(mapped);
       let invOrd = previousOrders.get(mapped);
       if (invOrd === undefined) {
         const last = await env.db.selectFrom(table).select((eb) => eb.fn.max('inv_ord').as('m')).where('target_id', '=', mapped).executeTakeFirst();

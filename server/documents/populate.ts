@@ -95,7 +95,21 @@ async function linkedRows(
     q = q.orderBy(`l.${args.orderColumn}`).orderBy('l.id');
     rows.push(...(await q.execute()));
   }
-  return windowed(rows, node);
+  return windowed(once(rows), node);
+}
+
+/**
+ * Keeps each linked row once per parent: a source without draft & publish (a component) links
+ * both versions of a target, and links copied by an older publish may both name one row.
+ */
+function once(rows: Row[]): Row[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    const key = `${String(row.__parent)}:${String(row.id)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Applies a populate-level window (start/limit) to each parent's rows. */
@@ -156,7 +170,7 @@ async function populateRelation(env: PopulateEnv, model: Model, parents: readonl
       let q = env.db
         .selectFrom(`${storage.joinTable} as l`)
         .innerJoin(`${target.table} as t0`, 't0.id', `l.${storage.otherColumn}`)
-        .select([`l.${storage.selfColumn} as parent`, (eb) => eb.fn.countAll<number>().as('count')])
+        .select([`l.${storage.selfColumn} as parent`, (eb) => eb.fn.count<number>('t0.id').distinct().as('count')])
         .where(`l.${storage.selfColumn}`, 'in', ids)
         .groupBy(`l.${storage.selfColumn}`);
       const status = statusCondition(target, 't0', env.status);
