@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDatabase, type SqliteDialectConfig, type SqliteStatement, type TransactionSettings } from 'kysely';
 import { SQLITE_ANALYSIS_LIMIT, SQLITE_BUSY_TIMEOUT_MS, STATEMENT_CACHE_SIZE } from '../limits.js';
 import type { Database, DynamicDB } from './database.js';
 
@@ -71,6 +71,34 @@ function wrapDatabase(raw: BetterSqlite3.Database, counter: { n: number; writes:
   };
 }
 
+/**
+ * Kysely opens SQLite transactions with a plain (deferred) BEGIN: such a transaction that reads and
+ * then writes asks for the write lock only at its first write, and if another process (a CLI
+ * command, a second server) wrote meanwhile SQLite fails it with SQLITE_BUSY at once, without
+ * waiting out the busy timeout (its snapshot is stale: waiting cannot help). BEGIN IMMEDIATE
+ * takes the write lock first, waiting up to the busy timeout for it. Read-only transactions (the
+ * export's snapshot) stay deferred: they never write and must not block writers.
+ */
+class ImmediateWritesDriver extends SqliteDriver implements Driver {
+  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings = {}): Promise<void> {
+    if (settings.accessMode === 'read only') return super.beginTransaction(connection);
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class HearthSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateWritesDriver(this.#config);
+  }
+}
+
 /** Opens (creating if needed) the SQLite file: WAL, a busy timeout, foreign keys on. */
 export function openSqlite(file: string, options: { nativeBinding?: string } = {}): Database {
   const raw = new BetterSqlite3(file, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
@@ -81,7 +109,7 @@ export function openSqlite(file: string, options: { nativeBinding?: string } = {
   raw.pragma(`analysis_limit = ${SQLITE_ANALYSIS_LIMIT}`);
   raw.function('hearth_lower', { deterministic: true }, unicodeLower);
   const counter = { n: 0, writes: 0 };
-  const db = new Kysely<DynamicDB>({ dialect: new SqliteDialect({ database: wrapDatabase(raw, counter) }) });
+  const db = new Kysely<DynamicDB>({ dialect: new HearthSqliteDialect({ database: wrapDatabase(raw, counter) }) });
   const versionStmt = raw.prepare('PRAGMA data_version').pluck();
   const stamp = () => `${counter.writes}:${String(versionStmt.get())}`;
   let closed = false;
