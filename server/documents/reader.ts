@@ -30,7 +30,7 @@ export async function present(deps: DocumentDeps, db: Db, model: ContentTypeMode
 async function scopeOf(deps: DocumentDeps, model: ContentTypeModel, query: DocumentQuery, filters: FilterNode | null): Promise<ReadScope> {
   return {
     status: query.status,
-    locale: await effectiveLocale(deps, model, query.locale),
+    locale: query.localeFromFilters ? null : await effectiveLocale(deps, model, query.locale),
     publicationFilter: query.publicationFilter,
     search: query.search,
     filters,

@@ -122,6 +122,11 @@ export interface DocumentQuery {
   readonly status: 'draft' | 'published';
   /** null: the default locale (or none for non-localized types). */
   readonly locale: LocaleSelection | null;
+  /**
+   * The filters name `locale` at their root: Strapi's locale lookup is then replaced by the
+   * filter (its where is `{ ...lookup, ...filters }`), so no locale scope is added to the read.
+   */
+  readonly localeFromFilters?: boolean;
   readonly publicationFilter: PublicationFilter | null;
   readonly search: string | null;
 }

@@ -68,6 +68,10 @@ export function checkParams(raw: Raw, listWindow: boolean): { status: 'draft' | 
   return { status, locale };
 }
 
+/** Whether the root of the filters has a `locale` key (with any operators; `$and`/`$or` members do not count, as in Strapi). */
+const namesLocale = (filters: unknown): boolean =>
+  typeof filters === 'object' && filters !== null && !Array.isArray(filters) && (filters as Raw).locale !== undefined;
+
 /** The rest of a read query: the conversions of sort, filters, fields, populate. */
 export function buildQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv, params: ReturnType<typeof checkParams>): DocumentQuery {
   const sort = convertSort(raw.sort);
@@ -81,6 +85,7 @@ export function buildQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv, par
     populate,
     status: params.status,
     locale: params.locale,
+    localeFromFilters: model.localized && namesLocale(raw.filters),
     publicationFilter: parsePublicationFilter(raw.publicationFilter, raw.hasPublishedVersion),
     search: typeof raw._q === 'string' ? raw._q : null,
   };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { collection, dataOf, listOf, writeProject, type Doc } from '../helpers/project.js';
+import { collection, dataOf, expectJson, listOf, writeProject, type Doc } from '../helpers/project.js';
 
 // The last REST differences with Strapi 5.54 (issue 16), on a project of their own.
 let server: TestServer;
@@ -10,6 +10,12 @@ beforeAll(async () => {
   const schemas = await writeProject({
     types: {
       testimonial: collection('testimonial', 'testimonials', { quote: { type: 'string' } }, { draftAndPublish: true }),
+      post: collection(
+        'post',
+        'posts',
+        { slug: { type: 'string', pluginOptions: { i18n: { localized: false } } }, title: { type: 'string', pluginOptions: { i18n: { localized: true } } } },
+        { draftAndPublish: true, localized: true },
+      ),
       page: collection(
         'page',
         'pages',
@@ -28,6 +34,7 @@ beforeAll(async () => {
     },
   });
   server = await startTestServer({ schemas });
+  await server.server.services.locales.add({ code: 'fr' });
   token = await server.token('full-access');
 });
 afterAll(() => server.close());
@@ -72,5 +79,37 @@ describe('relations inside components', () => {
     for (const list of lists(again)) expect(list.map((t) => t.documentId)).toEqual(targets);
     const counted = await dataOf(await req(`/api/pages/${page.documentId}?populate[hero][populate][testimonials][count]=true`));
     expect(counted.hero).toMatchObject({ testimonials: { count: 3 } });
+  });
+});
+
+describe('filters[locale] without a locale parameter', () => {
+  it('replaces the default locale when the root of the filters names locale, with any operator', async () => {
+    const en = await post('posts', { slug: 'homepage', title: 'Home' });
+    await dataOf(await req(`/api/posts/${en.documentId}?locale=fr`, { method: 'PUT', json: { data: { title: 'Accueil' } } }));
+    await post('posts', { slug: 'other', title: 'Other' });
+    const titles = async (query: string) => {
+      const body = await expectJson<{ data: Doc[]; meta: { pagination: { total: number } } }>(await req(`/api/posts?${query}&sort=title`), 200);
+      expect(body.meta.pagination.total).toBe(body.data.length);
+      return body.data.map((d) => `${String(d.locale)}:${String(d.title)}`);
+    };
+    const cases: [string, string[]][] = [
+      ['filters[slug]=homepage', ['en:Home']],
+      ['filters[slug]=homepage&filters[locale]=fr', ['fr:Accueil']],
+      ['filters[locale][$eq]=fr', ['fr:Accueil']],
+      ['filters[locale][$eqi]=FR', ['fr:Accueil']],
+      ['filters[locale][$ne]=en', ['fr:Accueil']],
+      ['filters[locale][$in][0]=en&filters[locale][$in][1]=fr&filters[slug]=homepage', ['fr:Accueil', 'en:Home']],
+      ['filters[locale][$startsWith]=f', ['fr:Accueil']],
+      ['filters[locale][$null]=true', []],
+      ['filters[locale][$notNull]=true', ['fr:Accueil', 'en:Home', 'en:Other']],
+      // The filter replaces the locale lookup even when a locale is given (Strapi's `{ ...lookup, ...where }`).
+      ['locale=en&filters[locale]=fr', ['fr:Accueil']],
+      // Only the root counts: inside $and/$or the default locale still applies.
+      ['filters[$and][0][locale]=fr', []],
+      ['filters[$or][0][locale]=fr&filters[$or][1][slug]=other', ['en:Other']],
+    ];
+    for (const [query, expected] of cases) expect([query, await titles(query)]).toEqual([query, expected]);
+    const one = await dataOf(await req(`/api/posts/${en.documentId}?filters[locale]=fr`));
+    expect(one).toMatchObject({ locale: 'fr', title: 'Accueil' });
   });
 });
