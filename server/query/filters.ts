@@ -180,8 +180,9 @@ function throughNode(
 
 function whereNode(where: unknown, model: Model, path: string | null, ctx: Ctx, depth: number): FilterNode | null {
   count(ctx, depth);
+  // A list is an implicit $and group, at any depth (inside $and, $or, $not and other lists too).
   if (Array.isArray(where)) {
-    return and(where.map((w) => whereNode(requireObject(w, path), model, path, ctx, depth + 1)).filter((n): n is FilterNode => n !== null));
+    return and(where.map((w) => whereNode(requireGroup(w, path), model, path, ctx, depth + 1)).filter((n): n is FilterNode => n !== null));
   }
   if (!isRecord(where)) throw validationError('The filters parameter must be an object or an array');
   const parts: FilterNode[] = [];
@@ -190,13 +191,13 @@ function whereNode(where: unknown, model: Model, path: string | null, ctx: Ctx, 
     if (key === '$and' || key === '$or') {
       if (!Array.isArray(value)) throw filterError(`Invalid filter: ${key} expects a list of filters`, key, path);
       const children = value
-        .map((v) => whereNode(requireObject(v, path), model, path, ctx, depth + 1))
+        .map((v) => whereNode(requireGroup(v, path), model, path, ctx, depth + 1))
         .filter((n): n is FilterNode => n !== null);
       if (children.length > 0) parts.push({ kind: key === '$and' ? 'and' : 'or', children });
       continue;
     }
     if (key === '$not') {
-      const inner = whereNode(requireObject(value, path), model, path, ctx, depth + 1);
+      const inner = whereNode(requireGroup(value, path), model, path, ctx, depth + 1);
       if (inner) parts.push({ kind: 'not', child: inner });
       continue;
     }
@@ -222,8 +223,9 @@ function whereNode(where: unknown, model: Model, path: string | null, ctx: Ctx, 
   return and(parts);
 }
 
-function requireObject(value: unknown, path: string | null): Record<string, unknown> {
-  if (!isRecord(value)) throw filterError('Invalid filter: expected an object of conditions', '$and', path);
+/** An object of conditions, or a list of them (an implicit $and group). */
+function requireGroup(value: unknown, path: string | null): Record<string, unknown> | unknown[] {
+  if (!isRecord(value) && !Array.isArray(value)) throw filterError('Invalid filter: expected an object of conditions', '$and', path);
   return value;
 }
 

@@ -78,7 +78,7 @@ function checkedRegistry(docs: ProjectDocs, uid: string, root: Root): Registry {
     let path: string[] = [root];
     if (attribute !== undefined) path = [root, 'attributes', attribute];
     else if (/API name|served at|reserved/.test(err.message)) path = [root, 'info', 'pluralName'];
-    else if (/table/.test(err.message)) path = [root, 'collectionName'];
+    else if (/table|would both use the name/.test(err.message)) path = [root, 'collectionName'];
     throw schemaFieldError(path, err.message);
   }
 }

@@ -40,8 +40,8 @@ export const RESERVED_ATTRIBUTE_NAMES = new Set([
   '__component',
   '__contentType',
 ]);
-/** Tables Hearth keeps for itself. */
-const RESERVED_TABLE_PREFIX = 'hearth_';
+/** Table-name prefixes of Hearth's own tables, SQLite's (`sqlite_master`) and PostgreSQL's system catalogs (`pg_class`). */
+const RESERVED_TABLE_PREFIXES = ['hearth_', 'sqlite_', 'pg_'];
 const MEDIA_TYPES = new Set(['images', 'files', 'videos', 'audios']);
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -282,9 +282,8 @@ function tableName(raw: unknown, fallback: string, where: string): string {
   if (typeof name !== 'string' || !TABLE_NAME.test(name)) {
     throw new SchemaError(`${where}: "collectionName" must contain only letters, digits and _`);
   }
-  if (name.toLowerCase().startsWith(RESERVED_TABLE_PREFIX)) {
-    throw new SchemaError(`${where}: "collectionName" may not start with ${RESERVED_TABLE_PREFIX}`);
-  }
+  const reserved = RESERVED_TABLE_PREFIXES.find((prefix) => name.toLowerCase().startsWith(prefix));
+  if (reserved !== undefined) throw new SchemaError(`${where}: "collectionName" may not start with ${reserved}`);
   return name;
 }
 

@@ -1,4 +1,6 @@
 import { identifier } from '../db/identifiers.js';
+import { MAX_IDENTIFIER_LENGTH } from '../limits.js';
+import { tablesFor } from './storage.js';
 import { FILE_MODEL } from './file-model.js';
 import { USERS_PERMISSIONS_MODELS, USERS_PERMISSIONS_TABLES } from '../users/models.js';
 import { SchemaError } from './parse.js';
@@ -103,31 +105,65 @@ function checkComponentCycles(components: readonly ComponentModel[], byUid: Map<
   for (const c of components) visit(c.uid, []);
 }
 
-function tablesOf(model: Model): string[] {
-  const tables = [model.table];
-  let hasComponents = false;
-  for (const attr of model.attributes.values()) {
-    if (attr.kind === 'relation' && attr.owner) tables.push(joinTableName(model, attr.name));
-    if (attr.kind === 'component' || attr.kind === 'dynamiczone') hasComponents = true;
+/**
+ * Relations of the built-in users & permissions tables beyond the tables themselves (db/migrations.ts):
+ * their indexes, and the indexes PostgreSQL names after their unique columns.
+ */
+const BUILT_IN_INDEXES = [
+  'up_users_email_idx',
+  'up_users_role_lnk_entity_idx',
+  'up_users_role_lnk_target_idx',
+  'up_sessions_user_idx',
+  'up_sessions_family_idx',
+  'up_roles_type_key',
+  'up_users_username_key',
+  'up_sessions_session_id_key',
+];
+
+/** The name PostgreSQL gives a table's primary-key index (the table name shortened to fit). */
+const primaryKeyName = (table: string): string => `${table.slice(0, MAX_IDENTIFIER_LENGTH - 5)}_pkey`;
+
+/**
+ * Every name a model takes in the database's one namespace of tables and indexes (SQLite and
+ * PostgreSQL share it between both): its tables, their indexes and primary keys. An index name
+ * longer than PostgreSQL keeps is also claimed as PostgreSQL shortens it.
+ */
+function relationNames(model: Model, registry: Registry): { name: string; what: 'table' | 'index' }[] {
+  const out: { name: string; what: 'table' | 'index' }[] = [];
+  for (const plan of tablesFor(model, registry)) {
+    out.push({ name: plan.name, what: 'table' }, { name: primaryKeyName(plan.name), what: 'index' });
+    for (const index of plan.indexes) {
+      out.push({ name: index.name, what: 'index' });
+      if (index.name.length > MAX_IDENTIFIER_LENGTH) out.push({ name: index.name.slice(0, MAX_IDENTIFIER_LENGTH), what: 'index' });
+    }
   }
-  if (hasComponents) tables.push(componentsTableName(model));
-  return tables;
+  return out;
 }
 
 /** Cross-checks the project's models and builds the registry; any inconsistency is a SchemaError. */
 export function buildRegistry(project: ProjectSchemas): Registry {
   const byUid = new Map<string, Model>();
   const routes = new Map<string, ContentTypeModel>();
-  const tables = new Map<string, string>();
-  const claimTable = (table: string, owner: string) => {
-    const key = table.toLowerCase();
-    const previous = tables.get(key);
-    if (previous !== undefined) throw new SchemaError(`${owner} and ${previous} would both use the table "${table}"`);
-    tables.set(key, owner);
+  // Names compared without case: SQLite ignores it, and a project must move between both databases.
+  const names = new Map<string, { owner: string; what: 'table' | 'index' }>();
+  const claim = (name: string, owner: string, what: 'table' | 'index') => {
+    const key = name.toLowerCase();
+    const previous = names.get(key);
+    if (previous === undefined) {
+      names.set(key, { owner, what });
+      return;
+    }
+    if (previous.owner === owner) return;
+    if (what === 'table' && previous.what === 'table') throw new SchemaError(`${owner} and ${previous.owner} would both use the table "${name}"`);
+    throw new SchemaError(`${owner} and ${previous.owner} would both use the name "${name}" (for ${owner}'s ${what} and ${previous.owner}'s ${previous.what})`);
   };
   byUid.set(FILE_MODEL.uid, FILE_MODEL);
   for (const model of USERS_PERMISSIONS_MODELS) byUid.set(model.uid, model);
-  for (const table of USERS_PERMISSIONS_TABLES) claimTable(table, 'plugin::users-permissions');
+  for (const table of USERS_PERMISSIONS_TABLES) {
+    claim(table, 'plugin::users-permissions', 'table');
+    claim(primaryKeyName(table), 'plugin::users-permissions', 'index');
+  }
+  for (const index of BUILT_IN_INDEXES) claim(index, 'plugin::users-permissions', 'index');
   for (const model of [...project.contentTypes, ...project.components]) {
     if (byUid.has(model.uid)) throw new SchemaError(`${model.uid} is declared twice`);
     byUid.set(model.uid, model);
@@ -141,25 +177,24 @@ export function buildRegistry(project: ProjectSchemas): Registry {
       routes.set(segment, ct);
     }
   }
-  const names = new Map<string, string>();
+  const apiNames = new Map<string, string>();
   for (const ct of project.contentTypes) {
     for (const name of [ct.singularName, ct.pluralName]) {
-      const other = names.get(name);
+      const other = apiNames.get(name);
       if (other && other !== ct.uid) throw new SchemaError(`${ct.uid} and ${other} both use the API name "${name}"`);
-      names.set(name, ct.uid);
+      apiNames.set(name, ct.uid);
     }
   }
   const models = [...project.contentTypes, ...project.components];
   for (const model of models) {
     checkRelations(model, byUid);
     checkComponentRefs(model, byUid);
-    for (const table of tablesOf(model)) claimTable(table, model.uid);
   }
   checkComponentCycles(project.components, byUid);
 
   const contentTypes = [...project.contentTypes].sort((a, b) => a.uid.localeCompare(b.uid));
   const components = [...project.components].sort((a, b) => a.uid.localeCompare(b.uid));
-  return {
+  const registry: Registry = {
     contentTypes,
     components,
     componentUidsForMessages: components.map((c) => c.uid).reverse(),
@@ -197,6 +232,8 @@ export function buildRegistry(project: ProjectSchemas): Registry {
     joinTable: joinTableName,
     componentsTable: componentsTableName,
   };
+  for (const model of models) for (const { name, what } of relationNames(model, registry)) claim(name, model.uid, what);
+  return registry;
 }
 
 /** Attributes of a model in schema order. */

@@ -10,6 +10,7 @@ beforeAll(async () => {
   const schemas = await writeProject({
     types: {
       testimonial: collection('testimonial', 'testimonials', { quote: { type: 'string' } }, { draftAndPublish: true }),
+      item: collection('item', 'items', { name: { type: 'string' }, price: { type: 'integer' }, rank: { type: 'integer' } }),
       post: collection(
         'post',
         'posts',
@@ -111,5 +112,23 @@ describe('filters[locale] without a locale parameter', () => {
     for (const [query, expected] of cases) expect([query, await titles(query)]).toEqual([query, expected]);
     const one = await dataOf(await req(`/api/posts/${en.documentId}?filters[locale]=fr`));
     expect(one).toMatchObject({ locale: 'fr', title: 'Accueil' });
+  });
+});
+
+describe('lists inside $and, $or and $not', () => {
+  it('are implicit $and groups at any depth', async () => {
+    for (const [name, price, rank] of [['a', 10, 91], ['b', 30, 91], ['c', 30, 5], ['d', 50, 1]] as const) await post('items', { name, price, rank });
+    const names = async (query: string) => (await listOf(await req(`/api/items?${query}&sort=name`))).map((d) => d.name);
+    const cases: [string, string[]][] = [
+      ['filters[$or][0][name]=a&filters[$or][1][0][price][$gt]=28&filters[$or][1][1][rank]=91', ['a', 'b']],
+      ['filters[$and][0][0][price]=30&filters[$and][0][1][rank]=5', ['c']],
+      ['filters[$and][0][$or][0][0][price][$gt]=28&filters[$and][0][$or][0][1][rank]=91&filters[$and][0][$or][1][name]=d', ['b', 'd']],
+      ['filters[$or][0][0][0][price]=30&filters[$or][0][0][1][rank]=5&filters[$or][1][name]=a', ['a', 'c']],
+      ['filters[$not][0][price]=30&filters[$not][1][rank]=91', ['a', 'c', 'd']],
+      ['filters[$not][$or][0][0][price]=30&filters[$not][$or][0][1][rank]=91&filters[$not][$or][1][name]=d', ['a', 'c']],
+    ];
+    for (const [query, expected] of cases) expect([query, await names(query)]).toEqual([query, expected]);
+    const refused = await expectJson<{ error: { status: number; name: string } }>(await req('/api/items?filters[$or][0]=x'), 400);
+    expect(refused.error).toMatchObject({ status: 400, name: 'ValidationError' });
   });
 });
