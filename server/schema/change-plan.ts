@@ -6,6 +6,7 @@ import {
   countLinks,
   countTable,
   countUnpublishedDrafts,
+  unpublishedDrafts,
   deleteComponentLinks,
   deleteMediaLinks,
   dropColumn,
@@ -21,12 +22,16 @@ import {
 import { compatible } from './sync.js';
 import type { Attribute, Model } from './types.js';
 import { identifier } from '../db/identifiers.js';
+import { allRows, countDocuments, linkedRows, rowsWithValue, type RowIds } from './loss-documents.js';
 
 /** Stored data a change would drop: a whole model's rows, or one attribute's values. */
 export interface DataLoss {
   readonly uid: string;
   readonly attribute?: string;
+  /** Stored rows or links that go (every locale's draft and published version counts). */
   readonly rows: number;
+  /** Distinct documents those rows belong to: what the builder's confirmation shows. */
+  readonly documents: number;
 }
 
 /** What applying a change to the database takes, before the tables are synced to the new registry. */
@@ -68,28 +73,40 @@ interface Context {
   readonly moves: Step[];
 }
 
+/** Records a loss of `rows` rows (none: nothing to record), with the documents the rows `ids` of `model` belong to. */
+async function record(ctx: Context, args: { model: Model; attribute?: string; rows: number; ids: RowIds }): Promise<void> {
+  if (args.rows <= 0) return;
+  const documents = await countDocuments(ctx.db, { registry: ctx.before, state: ctx.state, model: args.model, ids: args.ids });
+  ctx.loss.push({ uid: args.model.uid, ...(args.attribute !== undefined ? { attribute: args.attribute } : {}), rows: args.rows, documents });
+}
+
 const componentTables = (registry: Registry): Map<string, string> => new Map(registry.components.map((c) => [c.uid, c.table]));
 
 /** Counts and schedules the removal of one attribute's stored data. */
 async function lose(ctx: Context, model: Model, attr: Attribute, keepTypes?: readonly string[]): Promise<void> {
   const { db, state } = ctx;
   let rows = 0;
+  let ids: RowIds = rowsWithValue(model.table, attr.name);
   if (attr.kind === 'scalar') {
     rows = await countColumn(db, state, model.table, attr.name);
     if (state.get(model.table)?.has(attr.name)) ctx.drops.push(dropColumn(model.table, attr.name));
   } else if (attr.kind === 'media') {
     rows = await countLinks(db, state, { table: 'hearth_files_related', field: attr.name, relatedType: model.uid });
+    ids = linkedRows({ table: 'hearth_files_related', column: 'related_id', field: attr.name, relatedType: model.uid });
     ctx.drops.push(deleteMediaLinks(model.uid, attr.name));
   } else if (attr.kind === 'relation' && attr.owner) {
     const table = joinTableName(model, attr.name);
     rows = await countTable(db, state, table);
+    ids = linkedRows({ table, column: 'entity_id' });
     ctx.drops.push(dropTable(table));
   } else if (attr.kind === 'component' || attr.kind === 'dynamiczone') {
     const table = componentsTableName(model);
-    rows = await countLinks(db, state, { table, field: attr.name, ...(keepTypes ? { exceptTypes: keepTypes } : {}) });
-    if (state.has(table)) ctx.drops.push(deleteComponentLinks({ table, field: attr.name, ...(keepTypes ? { exceptTypes: keepTypes } : {}), componentTables: componentTables(ctx.before) }));
+    const except = keepTypes ? { exceptTypes: keepTypes } : {};
+    rows = await countLinks(db, state, { table, field: attr.name, ...except });
+    ids = linkedRows({ table, column: 'entity_id', field: attr.name, ...except });
+    if (state.has(table)) ctx.drops.push(deleteComponentLinks({ table, field: attr.name, ...except, componentTables: componentTables(ctx.before) }));
   }
-  if (rows > 0) ctx.loss.push({ uid: model.uid, attribute: attr.name, rows });
+  await record(ctx, { model, attribute: attr.name, rows, ids });
 }
 
 /** Schedules the move of a kept attribute's data to its new name. */
@@ -99,7 +116,7 @@ async function rename(ctx: Context, model: Model, attr: Attribute, to: string): 
     if (state.get(model.table)?.has(to)) {
       // A column left behind by an attribute removed outside the builder: its values go.
       const rows = await countColumn(ctx.db, state, model.table, to);
-      if (rows > 0) ctx.loss.push({ uid: model.uid, attribute: to, rows });
+      await record(ctx, { model, attribute: to, rows, ids: rowsWithValue(model.table, to) });
       ctx.drops.push(dropColumn(model.table, to));
     }
     ctx.renames.push(renameColumn(model.table, attr.name, to));
@@ -141,7 +158,7 @@ async function planModel(ctx: Context, before: Model, after: Model, renames: Rea
 /** Plans a model the change removes: all of its tables go. */
 async function planRemoval(ctx: Context, model: Model): Promise<void> {
   const rows = await countTable(ctx.db, ctx.state, model.table);
-  if (rows > 0) ctx.loss.push({ uid: model.uid, rows });
+  await record(ctx, { model, rows, ids: allRows(model.table) });
   const tables = tablesFor(model, ctx.before).map((t) => t.name);
   for (const table of tables.filter((t) => t !== model.table)) ctx.moves.push(dropTable(table));
   ctx.moves.push(deleteMediaLinks(model.uid), dropTable(model.table), forgetModel(model.uid));
@@ -168,7 +185,7 @@ export async function planChange(db: Db, before: Registry, after: Registry, rena
     if (model.draftAndPublish && !next.draftAndPublish) {
       disabled.push(model.uid);
       const rows = ctx.state.has(model.table) ? await countUnpublishedDrafts(db, model.table) : 0;
-      if (rows > 0) ctx.loss.push({ uid: model.uid, rows });
+      await record(ctx, { model, rows, ids: unpublishedDrafts(model.table) });
     }
   }
   return { loss: ctx.loss, steps: [...ctx.drops, ...ctx.renames, ...ctx.moves], draftAndPublish: { enabled, disabled } };

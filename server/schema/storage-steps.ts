@@ -122,15 +122,18 @@ export const forgetModel =
     await db.deleteFrom('hearth_models').where('uid', '=', uid).execute();
   };
 
-/** Draft rows that would be lost if draft & publish were turned off: never published, or newer than their published version. */
-export async function countUnpublishedDrafts(db: Db, table: string): Promise<number> {
-  const row = await sql<{ n: number }>`
-    SELECT COUNT(*) AS n FROM ${sql.table(table)} AS d
+/** The ids of the draft rows that would be lost if draft & publish were turned off: never published, or newer than their published version. */
+export const unpublishedDrafts = (table: string) => sql`
+    SELECT d.id FROM ${sql.table(table)} AS d
     WHERE d."publishedAt" IS NULL AND NOT EXISTS (
       SELECT 1 FROM ${sql.table(table)} AS p
       WHERE p."documentId" = d."documentId" AND p."publishedAt" IS NOT NULL
         AND (p.locale = d.locale OR (p.locale IS NULL AND d.locale IS NULL))
         AND p."updatedAt" >= d."updatedAt"
-    )`.execute(db);
+    )`;
+
+/** How many draft rows turning draft & publish off would lose. */
+export async function countUnpublishedDrafts(db: Db, table: string): Promise<number> {
+  const row = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM (${unpublishedDrafts(table)}) AS lost`.execute(db);
   return Number(row.rows[0]?.n ?? 0);
 }

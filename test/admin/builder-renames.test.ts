@@ -78,7 +78,7 @@ describe('renames keep data of every kind of attribute', () => {
   it('changing a relation target drops its links, with confirmation', async () => {
     const retargeted = item({ label: { type: 'string' }, rack: { type: 'relation', relation: 'manyToOne', target: 'api::item.item' } });
     const refused = await expectJson<{ error: { details: unknown } }>(await put('api::item.item', { contentType: retargeted }), 400);
-    expect(refused.error.details).toEqual({ dataLoss: [{ uid: 'api::item.item', attribute: 'rack', rows: 1 }] });
+    expect(refused.error.details).toEqual({ dataLoss: [{ uid: 'api::item.item', attribute: 'rack', rows: 1, documents: 1 }] });
     await expectJson(await put('api::item.item', { contentType: retargeted, confirmDataLoss: true }), 200);
     expect(((await schemaOf('shelf')).attributes as Json).things).toBeUndefined();
     const [first] = (await expectJson<{ data: Json[] }>(await api('/api/items?populate=rack'), 200)).data;

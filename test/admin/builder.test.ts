@@ -102,7 +102,7 @@ describe('editing a content type', () => {
         status: 400,
         name: 'ApplicationError',
         message: 'This change would delete stored data; send confirmDataLoss: true to make it anyway',
-        details: { dataLoss: [{ uid: 'api::book.book', attribute: 'pages', rows: 1 }] },
+        details: { dataLoss: [{ uid: 'api::book.book', attribute: 'pages', rows: 1, documents: 1 }] },
       },
     });
     expect(await readJson('src/api/book/content-types/book/schema.json')).toHaveProperty('attributes.pages');
@@ -124,7 +124,7 @@ describe('editing a content type', () => {
     await expectJson(await admin('/admin/api/content-types/api::book.book', { method: 'PUT', json: { contentType: attrs({ type: 'biginteger' }) } }), 200);
     expect((await listOf(await api('/api/books')))[0]).toMatchObject({ pages: '300' });
     const refused = await expectJson<{ error: { details: unknown } }>(await admin('/admin/api/content-types/api::book.book', { method: 'PUT', json: { contentType: attrs({ type: 'boolean' }) } }), 400);
-    expect(refused.error.details).toEqual({ dataLoss: [{ uid: 'api::book.book', attribute: 'pages', rows: 1 }] });
+    expect(refused.error.details).toEqual({ dataLoss: [{ uid: 'api::book.book', attribute: 'pages', rows: 1, documents: 1 }] });
   });
 });
 
@@ -150,7 +150,7 @@ describe('relations and components', () => {
       await admin('/admin/api/content-types/api::author.author', { method: 'PUT', json: { contentType: { ...author, attributes: { name: { type: 'string' } } } } }),
       400,
     );
-    expect(refused.error.details).toEqual({ dataLoss: [{ uid: 'api::book.book', attribute: 'author', rows: 1 }] });
+    expect(refused.error.details).toEqual({ dataLoss: [{ uid: 'api::book.book', attribute: 'author', rows: 1, documents: 1 }] });
     await expectJson(await admin('/admin/api/content-types/api::author.author', { method: 'PUT', json: { contentType: { ...author, attributes: { name: { type: 'string' } } }, confirmDataLoss: true } }), 200);
     expect((await readJson('src/api/book/content-types/book/schema.json')) as object).not.toHaveProperty('attributes.author');
     expect(await dataOf(await api(`/api/authors/${frank.documentId}`))).toMatchObject({ name: 'Frank' });
@@ -202,7 +202,7 @@ describe('deleting a content type', () => {
         status: 400,
         name: 'ApplicationError',
         message: 'This change would delete stored data; send confirmDataLoss: true to make it anyway',
-        details: { dataLoss: [{ uid: 'api::author.author', rows: 1 }] },
+        details: { dataLoss: [{ uid: 'api::author.author', rows: 1, documents: 1 }] },
       },
     });
     await expectJson(await api('/api/authors'), 200);

@@ -7,14 +7,15 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 interface Loss {
   readonly uid: string;
   readonly attribute: string | null;
-  readonly rows: number;
+  /** Documents whose data goes (the server also sends `rows`: stored versions and links, which the dialog does not show). */
+  readonly documents: number;
 }
 
 function dataLossOf(error: unknown): Loss[] | null {
   if (!(error instanceof ApiError) || !isRecord(error.details) || !Array.isArray(error.details.dataLoss)) return null;
   return error.details.dataLoss.flatMap((item: unknown) =>
     isRecord(item) && typeof item.uid === 'string'
-      ? [{ uid: item.uid, attribute: typeof item.attribute === 'string' ? item.attribute : null, rows: typeof item.rows === 'number' ? item.rows : 0 }]
+      ? [{ uid: item.uid, attribute: typeof item.attribute === 'string' ? item.attribute : null, documents: typeof item.documents === 'number' ? item.documents : 0 }]
       : [],
   );
 }
@@ -86,7 +87,7 @@ export function useSchemaSave(send: (confirmDataLoss: boolean) => Promise<void>)
       <ul>
         {loss.map((l) => (
           <li key={`${l.uid}:${l.attribute ?? ''}`}>
-            <code>{l.attribute ? `${l.uid}.${l.attribute}` : l.uid}</code>: {l.rows} {l.rows === 1 ? 'entry' : 'entries'}
+            <code>{l.attribute ? `${l.uid}.${l.attribute}` : l.uid}</code>: {l.documents} {l.documents === 1 ? 'entry' : 'entries'}
           </li>
         ))}
       </ul>
