@@ -51,7 +51,13 @@ function merge(into: Map<string, PopulateNode>, node: PopulateNode): void {
   }
   const populate = new Map(existing.populate);
   for (const child of node.populate.values()) merge(populate, child);
-  into.set(node.attribute, { ...existing, populate });
+  let on = existing.on;
+  if (node.on) {
+    const fragments = new Map(existing.on ?? []);
+    for (const fragment of node.on.values()) merge(fragments, fragment);
+    on = fragments;
+  }
+  into.set(node.attribute, { ...existing, populate, on });
 }
 
 /** `populate=a,b.c` / `populate[0]=a.b`: dotted paths become nested populate entries. */
@@ -66,12 +72,13 @@ function fromPaths(paths: string[], model: Model, registry: Registry, depth: num
     if (rest.length > 0) {
       checkDepth(depth + 1);
       if (field.kind === 'dynamiczone' && field.attribute.kind === 'dynamiczone') {
+        // `zone.attr` populates attr in the components that have it; the others come back plain (Strapi's morph populate).
         const on = new Map<string, PopulateNode>();
         for (const uid of field.attribute.components) {
           const component = registry.model(uid);
-          if (component?.attributes.has(rest[0] ?? '')) {
-            on.set(uid, { ...plainNode(uid), populate: fromPaths([rest.join('.')], component, registry, depth + 1) });
-          }
+          if (!component) continue;
+          const populate = component.attributes.has(rest[0] ?? '') ? fromPaths([rest.join('.')], component, registry, depth + 1) : new Map<string, PopulateNode>();
+          on.set(uid, { ...plainNode(uid), populate });
         }
         node = { ...node, on };
       } else {

@@ -10,7 +10,12 @@ beforeAll(async () => {
   const schemas = await writeProject({
     types: {
       testimonial: collection('testimonial', 'testimonials', { quote: { type: 'string' } }, { draftAndPublish: true }),
-      item: collection('item', 'items', { name: { type: 'string' }, price: { type: 'integer' }, rank: { type: 'integer' } }),
+      item: collection('item', 'items', {
+        name: { type: 'string' },
+        price: { type: 'integer' },
+        rank: { type: 'integer' },
+        page: { type: 'relation', relation: 'oneToOne', target: 'api::page.page' },
+      }),
       post: collection(
         'post',
         'posts',
@@ -130,5 +135,30 @@ describe('lists inside $and, $or and $not', () => {
     for (const [query, expected] of cases) expect([query, await names(query)]).toEqual([query, expected]);
     const refused = await expectJson<{ error: { status: number; name: string } }>(await req('/api/items?filters[$or][0]=x'), 400);
     expect(refused.error).toMatchObject({ status: 400, name: 'ValidationError' });
+  });
+});
+
+describe('a dotted populate path into a dynamic zone', () => {
+  it('populates the attribute where the entry has it and keeps the other entries plain', async () => {
+    const quote = await post('testimonials', { quote: 'z' });
+    const page = await post('pages', {
+      slug: 'zoned',
+      zone: [{ __component: 'blocks.wrap', label: 'first', inner: { title: 'i' } }, { __component: 'blocks.picks', title: 'p', testimonials: [quote.documentId] }],
+    });
+    const item = await post('items', { name: 'holder', page: page.documentId });
+    const shown = { id: quote.id, documentId: quote.documentId, quote: 'z', createdAt: quote.createdAt, updatedAt: quote.updatedAt, publishedAt: quote.publishedAt };
+    const zone = (testimonials: boolean, inner: boolean) => [
+      { id: expect.any(Number), label: 'first', ...(inner ? { inner: { id: expect.any(Number), title: 'i' } } : {}), __component: 'blocks.wrap' },
+      { id: expect.any(Number), title: 'p', ...(testimonials ? { testimonials: [shown] } : {}), __component: 'blocks.picks' },
+    ];
+    const zoneOf = async (path: string) => (await dataOf(await req(path))).zone;
+    expect(await zoneOf(`/api/pages/${page.documentId}?populate[0]=zone.testimonials`)).toEqual(zone(true, false));
+    expect(await zoneOf(`/api/pages/${page.documentId}?populate=zone.testimonials`)).toEqual(zone(true, false));
+    expect(await zoneOf(`/api/pages/${page.documentId}?populate[0]=zone.inner&populate[1]=zone.testimonials`)).toEqual(zone(true, true));
+    expect(await zoneOf(`/api/pages/${page.documentId}?populate[zone][populate]=*`)).toEqual(zone(true, true));
+    const nested = await dataOf(await req(`/api/items/${item.documentId}?populate[page][populate][zone][populate]=*`));
+    expect((nested.page as Doc).zone).toEqual(zone(true, true));
+    const body = JSON.stringify(await zoneOf(`/api/pages/${page.documentId}?populate[0]=zone.testimonials`));
+    expect(body.indexOf('"__component":"blocks.wrap"')).toBeGreaterThan(body.indexOf('"label":"first"'));
   });
 });
