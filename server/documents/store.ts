@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Row } from '../db/database.js';
+import { validationError } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, type Model, type RelationAttribute } from '../schema/types.js';
 import { parseRelationInput, refKey, refsOf, resolveRefs, type Position, type RelationInput, type RelationRef } from './relations-input.js';
@@ -311,6 +312,15 @@ export async function resolveBodyRefs(env: WriteEnv, model: Model, data: unknown
 }
 
 /**
+ * Strapi's relations store refuses a dynamic-zone entry without a component identifier (its own
+ * message); an entry that is no value at all fails like any other error there ("Invalid relations").
+ */
+function checkComponentIdentifier(item: unknown): void {
+  if (item === null || item === undefined) throw new Error('dynamic zone entry is not an object');
+  if (!isRecord(item) || !item.__component) throw validationError('Cannot build relations store from dynamiczone, component identifier is undefined');
+}
+
+/**
  * Strapi's relations check: numeric ids given for relations and media must exist.
  * Returns `N relation(s) of type <uid> associated with this entity do not exist`, or null.
  */
@@ -332,6 +342,7 @@ export async function missingRelations(env: WriteEnv, model: Model, data: unknow
         }
       } else if (attr.kind === 'component' || attr.kind === 'dynamiczone') {
         for (const item of Array.isArray(value) ? value : [value]) {
+          if (attr.kind === 'dynamiczone') checkComponentIdentifier(item);
           const uid = attr.kind === 'component' ? attr.component : isRecord(item) ? String(item.__component) : '';
           const component = env.registry.component(uid);
           if (component) collect(component, item);

@@ -281,8 +281,9 @@ export async function validateEntity(
       let message: string | null;
       try {
         message = await options.checkRelations((value ?? {}) as Record<string, unknown>);
-      } catch {
-        message = 'Invalid relations';
+      } catch (err) {
+        // Strapi keeps the message of its own ValidationErrors from the relations store; anything else is generic.
+        message = err instanceof AppError && err.name === 'ValidationError' ? err.message : 'Invalid relations';
       }
       return message === null ? true : this.createError({ path: this.path, message });
     })

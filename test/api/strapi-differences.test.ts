@@ -162,3 +162,24 @@ describe('a dotted populate path into a dynamic zone', () => {
     expect(body.indexOf('"__component":"blocks.wrap"')).toBeGreaterThan(body.indexOf('"label":"first"'));
   });
 });
+
+describe('a dynamic-zone entry without __component on write', () => {
+  it("answers Strapi's 400: the required-field error, then the relations-store error", async () => {
+    const cases: [unknown[], unknown[]][] = [
+      [[{ title: 'no component' }], [{ path: ['zone', '0', '__component'], message: 'zone[0].__component is a required field', name: 'ValidationError' }]],
+      [
+        [{ __component: 'blocks.picks', title: 'ok' }, { title: 'second' }],
+        [{ path: ['zone', '1', '__component'], message: 'zone[1].__component is a required field', name: 'ValidationError' }],
+      ],
+    ];
+    for (const [zone, fieldErrors] of cases) {
+      const body = await expectJson(await req('/api/pages', { method: 'POST', json: { data: { slug: 'x', zone } } }), 400);
+      const store = { path: [], message: 'Cannot build relations store from dynamiczone, component identifier is undefined', name: 'ValidationError', value: expect.objectContaining({ slug: 'x', zone }) };
+      const errors = [...fieldErrors, store];
+      expect(body).toEqual({ data: null, error: { status: 400, name: 'ValidationError', message: `${errors.length} errors occurred`, details: { errors } } });
+    }
+    const page = await post('pages', { slug: 'y' });
+    const update = await expectJson(await req(`/api/pages/${page.documentId}`, { method: 'PUT', json: { data: { zone: [{ title: 't' }] } } }), 400);
+    expect(update).toMatchObject({ error: { message: '2 errors occurred', details: { errors: [{ path: ['zone', '0', '__component'] }, { path: [], message: 'Cannot build relations store from dynamiczone, component identifier is undefined' }] } } });
+  });
+});
