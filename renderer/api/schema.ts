@@ -150,8 +150,12 @@ export function hasDraftAndPublish(schema: Schema): boolean {
   return schema.options?.draftAndPublish === true;
 }
 
-/** True when an attribute of a localized type is itself localized (Strapi's default is yes). */
+/**
+ * True when an attribute of a localized type is itself localized, as the server (and Strapi) reads
+ * it: relations and uids always are; any other only with `pluginOptions.i18n.localized: true`.
+ */
 export function isAttributeLocalized(attribute: Attribute): boolean {
+  if (attribute.type === 'relation' || attribute.type === 'uid') return true;
   const i18n = attribute.pluginOptions?.i18n;
-  return !(isRecord(i18n) && i18n.localized === false);
+  return isRecord(i18n) && i18n.localized === true;
 }

@@ -6,6 +6,7 @@ import { ErrorNotice } from '../../components/feedback';
 import { KIND_CHOICES } from './attribute-kinds';
 import { ComponentOptions, DynamicZoneOptions, MediaOptions, RelationOptions } from './attribute-links';
 import { ScalarOptions, type OptionProps } from './attribute-options';
+import { withLocalized } from './i18n-fields';
 import { attributeNameProblem } from './naming';
 
 /** A named attribute as the builder edits it. */
@@ -93,7 +94,7 @@ export function AttributeDialog({ initial, siblings, localizedType, forComponent
         <ul className="kind-grid">
           {choices.map((k) => (
             <li key={k.type}>
-              <button type="button" className="kind-choice" onClick={() => setAttribute(starter(k.type))}>
+              <button type="button" className="kind-choice" onClick={() => setAttribute(localizedType ? withLocalized(starter(k.type), true) : starter(k.type))}>
                 <span className="kind-label">{k.label}</span>
                 <span className="kind-description">{k.description}</span>
               </button>

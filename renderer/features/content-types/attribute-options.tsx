@@ -1,6 +1,7 @@
 import type { Attribute } from '../../api/schema';
 import { Field } from '../../components/field';
 import { isScalarType } from './attribute-kinds';
+import { hasLocalizedChoice, isFieldLocalized, withLocalized } from './i18n-fields';
 import { Check, NumberInput } from './option-controls';
 
 /** Props shared by the option editors of the attribute dialog. */
@@ -122,7 +123,6 @@ export function ScalarOptions({ attribute, patch, siblings, localizedType }: Opt
 
 /** Required, unique, private and localized: the flags every kind of attribute may carry. */
 export function CommonFlags({ attribute, patch, localizedType }: Pick<OptionProps, 'attribute' | 'patch' | 'localizedType'>) {
-  const localized = !(attribute.pluginOptions?.i18n && typeof attribute.pluginOptions.i18n === 'object' && 'localized' in attribute.pluginOptions.i18n && attribute.pluginOptions.i18n.localized === false);
   const uniqueAllowed = isScalarType(attribute.type) || attribute.type === 'media';
   return (
     <fieldset className="checks">
@@ -132,12 +132,12 @@ export function CommonFlags({ attribute, patch, localizedType }: Pick<OptionProp
       )}
       {uniqueAllowed ? <Check id="attr-unique" label="Unique" checked={attribute.unique === true} onChange={(v) => patch({ unique: v || undefined })} /> : null}
       <Check id="attr-private" label="Private (left out of API answers)" checked={attribute.private === true} onChange={(v) => patch({ private: v || undefined })} />
-      {localizedType && attribute.type !== 'relation' ? (
+      {localizedType && hasLocalizedChoice(attribute.type) ? (
         <Check
           id="attr-localized"
           label="Different in each locale"
-          checked={localized}
-          onChange={(v) => patch({ pluginOptions: { ...(attribute.pluginOptions ?? {}), i18n: { localized: v } } })}
+          checked={isFieldLocalized(attribute)}
+          onChange={(v) => patch({ pluginOptions: withLocalized(attribute, v).pluginOptions })}
         />
       ) : null}
     </fieldset>

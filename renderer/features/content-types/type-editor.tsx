@@ -10,6 +10,7 @@ import { useClient } from '../auth/session';
 import { AttributeList, fromEdited, toEdited, type EditedAttribute } from './attribute-list';
 import { Check } from './option-controls';
 import { kebab, pluralize, tableName } from './naming';
+import { savedLocalization, withLocalized, withoutLocalized } from './i18n-fields';
 import { EditorActions, schemaErrorLines, useSchemaSave, writeSchema } from './schema-save';
 import { useSchemas } from './schemas-context';
 
@@ -48,8 +49,15 @@ function schemaOf(form: TypeForm, existing: Schema | undefined): Schema {
     info: { ...(existing?.info ?? {}), displayName: form.displayName, singularName: form.singularName, pluralName: form.pluralName, description: form.description },
     options: { ...(existing?.options ?? {}), draftAndPublish: form.draftAndPublish },
     pluginOptions: form.localized ? { ...otherPlugins, i18n: { localized: true } } : otherPlugins,
-    attributes: fromEdited(form.attributes).attributes,
+    attributes: Object.fromEntries(Object.entries(fromEdited(form.attributes).attributes).map(([name, a]) => [name, savedLocalization(a, form.localized)])),
   };
+}
+
+/** Switching Internationalization on makes every field localized, switching it off drops the fields' i18n option (as Strapi's builder does). */
+function withTypeLocalized(form: TypeForm, localized: boolean): Partial<TypeForm> {
+  if (localized === form.localized) return {};
+  const attributes = form.attributes.map((a) => ({ ...a, attribute: localized ? withLocalized(a.attribute, true) : withoutLocalized(a.attribute) }));
+  return { localized, attributes };
 }
 
 /** Creates or edits a collection or single type; saving applies it to the running server. */
@@ -122,7 +130,7 @@ export function TypeEditor() {
         </div>
         <div className="checks-inline">
           <Check id="type-draft-publish" label="Draft & publish" checked={form.draftAndPublish} onChange={(v) => set({ draftAndPublish: v })} hint="Entries are saved as drafts until published." />
-          <Check id="type-i18n" label="Internationalization" checked={form.localized} onChange={(v) => set({ localized: v })} hint="Entries can have a version per locale." />
+          <Check id="type-i18n" label="Internationalization" checked={form.localized} onChange={(v) => set(withTypeLocalized(form, v))} hint="Entries can have a version per locale." />
         </div>
       </section>
       <AttributeList attributes={form.attributes} onChange={(attributes) => set({ attributes })} localizedType={form.localized} forComponent={false} />
