@@ -59,7 +59,11 @@ export async function readFileInfos(raw: unknown, fileCount: number): Promise<Fi
   if (raw === undefined || raw === null || raw === '') return [];
   const list = Array.isArray(raw) ? raw : [raw];
   const multi = list.length > 1 || fileCount > 1;
-  const parsed = list.map((v, i) => parsePart(v, multi ? ['fileInfo', String(i)] : ['fileInfo']));
+  let parsed = list.map((v, i) => parsePart(v, multi ? ['fileInfo', String(i)] : ['fileInfo']));
+  // Several files and one part holding a JSON array: its items are the files' infos, in file order
+  // (Strapi's multi-upload schema is an array, and yup casts a JSON string to one).
+  const [only] = parsed;
+  if (multi && parsed.length === 1 && Array.isArray(only)) parsed = only as unknown[];
   const schema = multi ? yup.object({ fileInfo: yup.array().of(fileInfoSchema) }) : yup.object({ fileInfo: fileInfoSchema });
   try {
     const body = await schema.validate({ fileInfo: multi ? parsed : parsed[0] }, { strict: false, abortEarly: false });

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { fixturePart, json, postUpload, type FileObject, type Part } from '../uploads/helpers.js';
+
+// The last upload differences with Strapi 5.54 (issue 16).
+let server: TestServer;
+let full: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  full = await server.token('full-access');
+});
+afterAll(() => server.close());
+
+const info = (files: FileObject[]) => files.map((f) => [f.name, f.alternativeText, f.caption]);
+
+describe('fileInfo on POST /api/upload', () => {
+  it('accepts one part per file, one JSON array part (file order), or one object for a single file', async () => {
+    const two = (...infos: Part[]) => postUpload(server, full, [fixturePart('notes.txt'), fixturePart('blue-64x48.jpg', 'image/jpeg'), ...infos]);
+    const expected = [
+      ['first.txt', 'a1', null],
+      ['blue-64x48.jpg', null, 'c2'],
+    ];
+    const perFile = await json<FileObject[]>(
+      await two({ name: 'fileInfo', value: JSON.stringify({ name: 'first.txt', alternativeText: 'a1' }) }, { name: 'fileInfo', value: JSON.stringify({ caption: 'c2' }) }),
+      201,
+    );
+    expect(info(perFile)).toEqual(expected);
+    const array = await json<FileObject[]>(await two({ name: 'fileInfo', value: JSON.stringify([{ name: 'first.txt', alternativeText: 'a1' }, { caption: 'c2' }]) }), 201);
+    expect(info(array)).toEqual(expected);
+    const shortArray = await json<FileObject[]>(await two({ name: 'fileInfo', value: JSON.stringify([{ caption: 'only first' }]) }), 201);
+    expect(info(shortArray)).toEqual([
+      ['notes.txt', null, 'only first'],
+      ['blue-64x48.jpg', null, null],
+    ]);
+    const single = await json<FileObject[]>(await postUpload(server, full, [fixturePart('notes.txt'), { name: 'fileInfo', value: JSON.stringify({ caption: 'one' }) }]), 201);
+    expect(info(single)).toEqual([['notes.txt', null, 'one']]);
+  });
+
+  it('validates the items of a JSON array part with their file index', async () => {
+    const res = await postUpload(server, full, [fixturePart('notes.txt'), fixturePart('notes.txt'), { name: 'fileInfo', value: JSON.stringify([{}, { caption: { a: 1 } }]) }]);
+    const body = await json<{ data: null; error: { status: number; name: string; message: string; details: { errors: { path: string[] }[] } } }>(res, 400);
+    expect(body.error).toMatchObject({ status: 400, name: 'ValidationError', details: { errors: [{ path: ['fileInfo', '1', 'caption'] }] } });
+    expect(body.error.message).toMatch(/^fileInfo\[1\]\.caption must be a `string` type/);
+  });
+});
