@@ -17,8 +17,8 @@ function chunks<T>(items: readonly T[]): T[][] {
 
 /**
  * Populates `related`, the morph relation from files to the entries (and components) linking them,
- * as Strapi's morphToMany populate prints it: `{ __type: <uid>, ...the entry's fields }`, in link
- * order. Entries of types the caller may not `find` are left out; one query per level and type.
+ * as Strapi's content API prints it: `{ ...the entry's fields, __type: <uid> }`, ordered by each
+ * link's position in its field. Entries of types the caller may not `find` are left out; one query per level and type.
  */
 export async function populateRelated(args: {
   db: Db;
@@ -36,6 +36,9 @@ export async function populateRelated(args: {
         .selectFrom('hearth_files_related')
         .select(['file_id', 'related_id', 'related_type'])
         .where('file_id', 'in', chunk)
+        // Strapi reads the morph join table ordered by (file, order): each link's position in its field.
+        .orderBy('file_id')
+        .orderBy('ord')
         .orderBy('id')
         .execute()),
     );
@@ -53,7 +56,7 @@ export async function populateRelated(args: {
       const rowIds = [...new Set(visible.filter((l) => l.related_type === type).map((l) => Number(l.related_id)))];
       for (const chunk of chunks(rowIds)) {
         const rows = await db.selectFrom(model.table).select(fields.map((f) => f)).where('id', 'in', chunk).execute();
-        for (const row of rows) entries.set(`${type}#${Number(row.id)}`, { __type: type, ...serializeRow(model, row, fields) });
+        for (const row of rows) entries.set(`${type}#${Number(row.id)}`, { ...serializeRow(model, row, fields), __type: type });
       }
     }
   }

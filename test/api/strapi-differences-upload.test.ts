@@ -44,3 +44,23 @@ describe('fileInfo on POST /api/upload', () => {
     expect(body.error.message).toMatch(/^fileInfo\[1\]\.caption must be a `string` type/);
   });
 });
+
+describe("a media file's related entries", () => {
+  it("come ordered by each link's position in its field, with __type as their last key", async () => {
+    const uploaded = await json<FileObject[]>(await postUpload(server, full, [fixturePart('notes.txt'), fixturePart('notes.txt')]), 201);
+    const [first, second] = uploaded as [FileObject, FileObject];
+    const article = async (title: string, media: Record<string, unknown>) =>
+      (await json<{ data: { documentId: string } }>(await server.request('/api/articles?status=draft', { method: 'POST', token: full, json: { data: { title, ...media } } }), 201)).data;
+    const a = await article('gallery holder', { gallery: [second.id, first.id] });
+    const b = await article('cover holder', { cover: first.id });
+    const c = await article('gallery start', { gallery: [first.id] });
+    const file = await json<{ related: Record<string, unknown>[] }>(await server.request(`/api/upload/files/${first.id}?populate[related]=true`, { token: full }), 200);
+    // Positions: b (cover, 1), c (gallery, 1), a (gallery, 2); equal positions in link order.
+    expect(file.related.map((r) => r.documentId)).toEqual([b.documentId, c.documentId, a.documentId]);
+    for (const entry of file.related) {
+      const keys = Object.keys(entry);
+      expect([keys[0], keys.at(-1)]).toEqual(['id', '__type']);
+      expect(entry.__type).toBe('api::article.article');
+    }
+  });
+});
