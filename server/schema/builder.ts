@@ -5,6 +5,7 @@ import { dropComponentUses, dropRelationsTo, syncInverseSides, type Docs } from 
 import type { Renames } from './change-plan.js';
 import { columnKey, parseComponent, parseContentType, SchemaError, strapiColumnName } from './parse.js';
 import { buildRegistry, type Registry } from './registry.js';
+import type { ContentTypeModel } from './types.js';
 
 /**
  * The content-type builder's edits as pure functions of the running registry: each returns the
@@ -16,6 +17,8 @@ import { buildRegistry, type Registry } from './registry.js';
 export interface ProjectDocs {
   readonly contentTypes: Docs;
   readonly components: Docs;
+  /** Extended plugin types (`src/extensions/...`): the builder does not edit them, it keeps them. */
+  readonly plugins: readonly ContentTypeModel[];
 }
 
 /** One builder edit, ready to be applied to the database and the schemas folder. */
@@ -46,13 +49,15 @@ export function docsOf(registry: Registry): ProjectDocs {
   return {
     contentTypes: new Map(registry.contentTypes.filter((c) => !c.builtIn).map((c) => [c.uid, copy(c.raw)])),
     components: new Map(registry.components.map((c) => [c.uid, copy(c.raw)])),
+    plugins: registry.plugins,
   };
 }
 
 /** Whether two projects declare exactly the same schemas. */
 export function sameDocs(a: ProjectDocs, b: ProjectDocs): boolean {
   const same = (x: Docs, y: Docs) => x.size === y.size && [...x].every(([uid, doc]) => isDeepStrictEqual(doc, y.get(uid)));
-  return same(a.contentTypes, b.contentTypes) && same(a.components, b.components);
+  const plugins = (x: readonly ContentTypeModel[]) => new Map(x.map((m) => [m.uid, m.raw]));
+  return same(a.contentTypes, b.contentTypes) && same(a.components, b.components) && isDeepStrictEqual(plugins(a.plugins), plugins(b.plugins));
 }
 
 /** Parses and cross-checks a project's documents; problems are SchemaErrors. */
@@ -65,7 +70,7 @@ export function registryOf(docs: ProjectDocs): Registry {
     const { category, name } = componentParts(uid);
     return parseComponent(doc, category, name, uid);
   });
-  return buildRegistry({ contentTypes, components });
+  return buildRegistry({ contentTypes, components, plugins: docs.plugins });
 }
 
 /** The registry of an edited project; a cross-model problem is a 400 naming the edited schema's attribute when it can. */

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { loadExtensions } from './extensions.js';
 import { parseComponent, parseContentType, SchemaError } from './parse.js';
 import type { ComponentModel, ContentTypeModel } from './types.js';
 
@@ -31,11 +32,14 @@ async function readJson(file: string, where: string): Promise<unknown> {
 export interface ProjectSchemas {
   readonly contentTypes: ContentTypeModel[];
   readonly components: ComponentModel[];
+  /** Plugin content types the project extends (`src/extensions/...`), merged with the plugin's schema. */
+  readonly plugins?: readonly ContentTypeModel[];
 }
 
 /**
  * Reads a Strapi project as it is: `src/api/<api>/content-types/<name>/schema.json` and
- * `src/components/<category>/<name>.json`. Controllers, routes and services beside them are ignored.
+ * `src/components/<category>/<name>.json`, and the extensions of plugin content types
+ * (schema/extensions.ts). Controllers, routes and services beside them are ignored.
  * A folder that does not exist yet simply declares nothing.
  */
 export async function loadProject(root: string): Promise<ProjectSchemas> {
@@ -65,5 +69,5 @@ export async function loadProject(root: string): Promise<ProjectSchemas> {
       components.push(parseComponent(await readJson(file, where), category, fileName.slice(0, -'.json'.length), where));
     }
   }
-  return { contentTypes, components };
+  return { contentTypes, components, plugins: await loadExtensions(root) };
 }

@@ -27,6 +27,8 @@ export interface RelationStorage {
 export interface Registry {
   /** User content types, in uid order. */
   readonly contentTypes: readonly ContentTypeModel[];
+  /** Plugin content types the project extends, as merged (their extra columns and tables are synced like a project type's). */
+  readonly plugins: readonly ContentTypeModel[];
   readonly components: readonly ComponentModel[];
   /** Component uids in the order Strapi lists them in "must be one of" messages. */
   readonly componentUidsForMessages: readonly string[];
@@ -164,6 +166,9 @@ export function buildRegistry(project: ProjectSchemas): Registry {
     claim(primaryKeyName(table), 'plugin::users-permissions', 'index');
   }
   for (const index of BUILT_IN_INDEXES) claim(index, 'plugin::users-permissions', 'index');
+  // A project's extension of a plugin type replaces the plugin's model (schema/extensions.ts).
+  const plugins = [...(project.plugins ?? [])].sort((a, b) => a.uid.localeCompare(b.uid));
+  for (const model of plugins) byUid.set(model.uid, model);
   for (const model of [...project.contentTypes, ...project.components]) {
     if (byUid.has(model.uid)) throw new SchemaError(`${model.uid} is declared twice`);
     byUid.set(model.uid, model);
@@ -190,12 +195,17 @@ export function buildRegistry(project: ProjectSchemas): Registry {
     checkRelations(model, byUid);
     checkComponentRefs(model, byUid);
   }
+  for (const model of plugins) {
+    checkRelations(model, byUid);
+    checkComponentRefs(model, byUid);
+  }
   checkComponentCycles(project.components, byUid);
 
   const contentTypes = [...project.contentTypes].sort((a, b) => a.uid.localeCompare(b.uid));
   const components = [...project.components].sort((a, b) => a.uid.localeCompare(b.uid));
   const registry: Registry = {
     contentTypes,
+    plugins,
     components,
     componentUidsForMessages: components.map((c) => c.uid).reverse(),
     model: (uid) => byUid.get(uid),
@@ -233,6 +243,8 @@ export function buildRegistry(project: ProjectSchemas): Registry {
     componentsTable: componentsTableName,
   };
   for (const model of models) for (const { name, what } of relationNames(model, registry)) claim(name, model.uid, what);
+  // The plugin's own tables are claimed above under its name; an extension's extra ones join them.
+  for (const model of plugins) for (const { name, what } of relationNames(model, registry)) claim(name, 'plugin::users-permissions', what);
   return registry;
 }
 

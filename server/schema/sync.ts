@@ -257,7 +257,8 @@ export async function syncSchemaIn(db: Db, kind: Database['kind'], registry: Reg
   const state = await readState(db);
   await renameMovedTables(db, state, registry, models, options.log);
   // Tables that reference others come after every model's own table: PostgreSQL checks a foreign key's table exists.
-  const plans = models.flatMap((model) => tablesFor(model, registry));
+  // Extended plugin types get their extra columns and tables (their base tables come from the migrations).
+  const plans = [...models, ...registry.plugins].flatMap((model) => tablesFor(model, registry));
   const linking = (plan: TablePlan) => plan.columns.some((c) => c.references !== undefined);
   for (const plan of [...plans.filter((p) => !linking(p)), ...plans.filter(linking)]) await syncTable(database, db, state, plan, options);
   await syncLocalization(db, state, models, options.defaultLocale);

@@ -8,7 +8,7 @@ import { validateEntity } from '../documents/validate.js';
 import { AppError } from '../errors/app-error.js';
 import { UP_RESET_CODE_BYTES } from '../limits.js';
 import type { DocumentQuery, Pagination } from '../query/ast.js';
-import { USER_MODEL, USER_ROLE_LINK_TABLE, USERS_TABLE } from './models.js';
+import { USER_MODEL, USER_ROLE_LINK_TABLE, userModel, USERS_TABLE } from './models.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { withoutPasswordValues } from './redact.js';
 import { byUserId } from './user-query.js';
@@ -22,6 +22,8 @@ export interface NewAccount {
   /** Defaults: confirmed, not blocked (register confirms at once: no e-mail is sent). */
   readonly confirmed?: boolean;
   readonly blocked?: boolean;
+  /** Attributes a project's extension adds: their columns, and a write of the rest once the row exists. */
+  readonly extras?: { readonly columns: Record<string, unknown>; write(trx: Db, userId: number): Promise<void> };
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -100,10 +102,11 @@ export function createAccountService(deps: { db: Db; documents: () => DocumentDe
       return db.transaction().execute(async (trx) => {
         const row = await trx
           .insertInto(USERS_TABLE)
-          .values({ documentId: newDocumentId(), username: input.username, email, provider: 'local', password, resetPasswordToken: null, confirmationToken: null, confirmed: confirmed ? 1 : 0, blocked: blocked ? 1 : 0, createdAt: at, updatedAt: at, publishedAt: at, locale: null })
+          .values({ ...input.extras?.columns, documentId: newDocumentId(), username: input.username, email, provider: 'local', password, resetPasswordToken: null, confirmationToken: null, confirmed: confirmed ? 1 : 0, blocked: blocked ? 1 : 0, createdAt: at, updatedAt: at, publishedAt: at, locale: null })
           .returningAll()
           .executeTakeFirstOrThrow();
         await trx.insertInto(USER_ROLE_LINK_TABLE).values({ entity_id: Number(row.id), target_id: input.roleId, ord: 1, inv_ord: null }).execute();
+        await input.extras?.write(trx, Number(row.id));
         return row;
       });
     },
@@ -137,7 +140,8 @@ export function createAccountService(deps: { db: Db; documents: () => DocumentDe
 
     /** Users as the content API prints them (private fields never included), populated as asked. */
     async list(query: DocumentQuery, pagination: Pagination, access: Access): Promise<Record<string, unknown>[]> {
-      return (await findMany(deps.documents(), USER_MODEL, query, pagination, access)).data;
+      const documents = deps.documents();
+      return (await findMany(documents, userModel(documents.registry), query, pagination, access)).data;
     },
 
     /** One user by id as the content API prints it, or null. */
@@ -150,14 +154,15 @@ export function createAccountService(deps: { db: Db; documents: () => DocumentDe
     /** A stored row as the content API prints it. */
     async present(row: Row, query: DocumentQuery, access: Access): Promise<Record<string, unknown>> {
       const documents = deps.documents();
-      const [user] = await present(documents, db, USER_MODEL, [row], query, access);
+      const [user] = await present(documents, db, userModel(documents.registry), [row], query, access);
       return user ?? {};
     },
 
     /** How many users match a filter (`GET /api/users/count`). */
     async count(query: DocumentQuery): Promise<number> {
       const scope = { status: 'published' as const, locale: null, publicationFilter: null, search: null, filters: query.filters };
-      return countRows(db, compileContext(deps.documents()), USER_MODEL, scope);
+      const documents = deps.documents();
+      return countRows(db, compileContext(documents), userModel(documents.registry), scope);
     },
   };
   return service;

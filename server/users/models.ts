@@ -1,4 +1,5 @@
 import { parseContentType } from '../schema/parse.js';
+import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel } from '../schema/types.js';
 
 /** The end-user model of users & permissions. */
@@ -64,3 +65,6 @@ export const ROLE_MODEL: ContentTypeModel = builtIn(ROLE_SCHEMA, ROLE_UID, 'role
 export const USERS_PERMISSIONS_MODELS: readonly ContentTypeModel[] = [USER_MODEL, ROLE_MODEL];
 /** Tables those models own, so no project type can claim them. */
 export const USERS_PERMISSIONS_TABLES: readonly string[] = [USERS_TABLE, ROLES_TABLE, USER_ROLE_LINK_TABLE, SESSIONS_TABLE];
+
+/** The user model the project serves: the plugin's, or the project's extension of it. */
+export const userModel = (registry: Registry): ContentTypeModel => registry.contentType(USER_UID) ?? USER_MODEL;

@@ -1,5 +1,5 @@
 import type { Db, Row } from '../db/database.js';
-import type { Access } from '../documents/context.js';
+import type { Access, DocumentDeps } from '../documents/context.js';
 import { installYupLocale, yup } from '../documents/yup-setup.js';
 import { AppError, applicationError, notFound, validationError } from '../errors/app-error.js';
 import { yupDetails } from '../errors/yup-details.js';
@@ -10,6 +10,7 @@ import { hashPassword } from './passwords.js';
 import { withoutPasswordValues } from './redact.js';
 import type { RoleService } from './roles.js';
 import type { SessionManager } from './sessions.js';
+import { deleteUserChildren, prepareExtras } from './user-extras.js';
 import { PLAIN_USER_QUERY } from './user-query.js';
 
 installYupLocale();
@@ -19,7 +20,8 @@ installYupLocale();
  * user controller answers them: Strapi's yup body schemas (every error at once), `Email already
  * taken` / `Username already taken`, 404 `User not found`, the user answered with its role
  * (where the caller may read roles). Only the account's own attributes are written: private ones
- * (reset and confirmation codes, the provider) are never taken from a request body.
+ * (reset and confirmation codes, the provider) are never taken from a request body. Attributes a
+ * project's extension adds are written as given (user-extras.ts).
  */
 
 const WRITABLE = ['username', 'email', 'password', 'confirmed', 'blocked'] as const;
@@ -75,7 +77,7 @@ async function check(schema: yup.AnySchema, body: unknown): Promise<Record<strin
 /** The role a user created without one gets: Strapi's `advanced.default_role`. */
 const DEFAULT_ROLE_TYPE = 'authenticated';
 
-export function createUserAdmin(deps: { db: Db; accounts: AccountService; roles: RoleService; sessions: SessionManager; now: () => Date }) {
+export function createUserAdmin(deps: { db: Db; accounts: AccountService; roles: RoleService; sessions: SessionManager; now: () => Date; documents: () => DocumentDeps }) {
   const { db, accounts, roles } = deps;
 
   /** The role id a body names (a numeric id or documentId, or the first `connect` entry), checked to exist. */
@@ -116,6 +118,7 @@ export function createUserAdmin(deps: { db: Db; accounts: AccountService; roles:
       const roleId = (await roleIdOf(input.role)) ?? (await roles.byType(DEFAULT_ROLE_TYPE))?.id;
       if (roleId === undefined) throw new AppError('InternalServerError', 'the default role is missing');
       const fields = writable(input);
+      const extras = await prepareExtras({ documents: deps.documents(), db, body: input });
       const row = await accounts.create({
         username: String(input.username),
         email,
@@ -123,6 +126,7 @@ export function createUserAdmin(deps: { db: Db; accounts: AccountService; roles:
         roleId,
         ...(fields.confirmed === undefined ? {} : { confirmed: Boolean(fields.confirmed) }),
         ...(fields.blocked === undefined ? {} : { blocked: Boolean(fields.blocked) }),
+        extras,
       });
       return accounts.present(row, WITH_ROLE, access);
     },
@@ -136,7 +140,8 @@ export function createUserAdmin(deps: { db: Db; accounts: AccountService; roles:
       if (typeof input.username === 'string' && (await taken('username', input.username, userId))) throw applicationError('Username already taken');
       if (typeof input.email === 'string' && (await taken('email', input.email, userId))) throw applicationError('Email already taken');
       const fields = writable(input);
-      const changes: Record<string, unknown> = { updatedAt: deps.now().toISOString() };
+      const extras = await prepareExtras({ documents: deps.documents(), db, body: input });
+      const changes: Record<string, unknown> = { ...extras.columns, updatedAt: deps.now().toISOString() };
       if (typeof fields.username === 'string') changes.username = fields.username;
       if (typeof fields.email === 'string') changes.email = fields.email;
       if (fields.confirmed !== undefined) changes.confirmed = fields.confirmed ? 1 : 0;
@@ -148,6 +153,7 @@ export function createUserAdmin(deps: { db: Db; accounts: AccountService; roles:
       }
       await db.transaction().execute(async (trx) => {
         await trx.updateTable(USERS_TABLE).set(changes).where('id', '=', userId).execute();
+        await extras.write(trx, userId);
         if (roleId !== null) {
           await trx.deleteFrom(USER_ROLE_LINK_TABLE).where('entity_id', '=', userId).execute();
           await trx.insertInto(USER_ROLE_LINK_TABLE).values({ entity_id: userId, target_id: roleId, ord: 1, inv_ord: null }).execute();
@@ -161,7 +167,11 @@ export function createUserAdmin(deps: { db: Db; accounts: AccountService; roles:
       const row = await accounts.row(userId);
       if (!row) return null;
       const shown = await accounts.present(row, PLAIN_USER_QUERY, access);
-      await db.deleteFrom(USERS_TABLE).where('id', '=', userId).execute();
+      const defaultLocale = await deps.documents().locales.defaultCode();
+      await db.transaction().execute(async (trx) => {
+        await deleteUserChildren({ documents: deps.documents(), trx, defaultLocale, userIds: [userId] });
+        await trx.deleteFrom(USERS_TABLE).where('id', '=', userId).execute();
+      });
       return shown;
     },
   };

@@ -7,7 +7,7 @@ import { convertPopulate } from '../query/populate.js';
 import { convertSort } from '../query/sort.js';
 import { validateFields, validateFilters, validatePopulate, validateSort, type CanRead } from '../query/validate.js';
 import type { Registry } from '../schema/registry.js';
-import { USER_MODEL } from './models.js';
+import { userModel } from './models.js';
 
 /**
  * Query strings of `/api/users*`, read as the users-permissions controllers do: the content API's
@@ -20,15 +20,16 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 
 /** Validates and converts the response-shaping part of a users query. */
 export function readUserQuery(raw: Raw, registry: Registry, canRead: CanRead): DocumentQuery {
-  if (!isEmpty(raw.filters)) validateFilters(raw.filters, USER_MODEL, registry, canRead);
-  if (!isEmpty(raw.sort)) validateSort(raw.sort, USER_MODEL, registry, canRead);
-  if (!isEmpty(raw.fields)) validateFields(raw.fields, USER_MODEL);
-  if (!isEmpty(raw.populate) && raw.populate !== '*') validatePopulate(raw.populate, USER_MODEL, registry, canRead);
+  const model = userModel(registry);
+  if (!isEmpty(raw.filters)) validateFilters(raw.filters, model, registry, canRead);
+  if (!isEmpty(raw.sort)) validateSort(raw.sort, model, registry, canRead);
+  if (!isEmpty(raw.fields)) validateFields(raw.fields, model);
+  if (!isEmpty(raw.populate) && raw.populate !== '*') validatePopulate(raw.populate, model, registry, canRead);
   return {
-    fields: convertFields(raw.fields, USER_MODEL),
-    filters: convertFilters(raw.filters, USER_MODEL, registry),
+    fields: convertFields(raw.fields, model),
+    filters: convertFilters(raw.filters, model, registry),
     sort: convertSort(raw.sort),
-    populate: convertPopulate(raw.populate, USER_MODEL, registry),
+    populate: convertPopulate(raw.populate, model, registry),
     status: 'published',
     locale: null,
     publicationFilter: null,

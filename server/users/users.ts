@@ -37,7 +37,7 @@ export function createUsers(deps: UsersDeps) {
   const sessionFlows = createSessionFlows({ config, tokens, sessions, now, log: deps.log });
   const auth = createAuthFlows({ config, accounts, roles, sessions: sessionFlows });
   const jwt = userJwtStrategy({ config, tokens, sessions, accounts, roles, permissions: deps.permissions });
-  const admin = createUserAdmin({ db, accounts, roles, sessions, now });
+  const admin = createUserAdmin({ db, accounts, roles, sessions, now, documents: deps.documents });
   return { config, tokens, sessions, accounts, roles, sessionFlows, auth, admin, strategy: jwt.strategy, identify: jwt.identify };
 }
 
