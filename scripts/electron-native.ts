@@ -2,7 +2,7 @@
 // .electron-native/ (see scripts/native/electron-binding.ts). Usage: tsx scripts/electron-native.ts
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { checkElectronAbi, ensureElectronBinding, installedElectron, nodeGypCommand, runCommand } from './native/electron-binding.js';
+import { checkElectronAbi, ensureElectronBinding, installedElectron, missingElectron, nodeGypCommand, runCommand, wantedElectron } from './native/electron-binding.js';
 
 const projectRoot = resolve(import.meta.dirname, '..');
 const requireFromProject = createRequire(join(projectRoot, 'package.json'));
@@ -13,6 +13,12 @@ const resolveFromProject = (request: string): string | null => {
     return null;
   }
 };
+
+const missing = missingElectron(projectRoot, wantedElectron(projectRoot));
+if (missing !== null) {
+  process.stderr.write(`${missing}\n`);
+  process.exit(1);
+}
 
 try {
   const electron = installedElectron(projectRoot);

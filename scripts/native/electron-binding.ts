@@ -44,6 +44,33 @@ export function parseElectronVersion(packageJson: string): string {
   return version;
 }
 
+/** The Electron version package.json asks for (its optionalDependencies range, without `^`/`~`). */
+export function wantedElectron(projectRoot: string): string {
+  const manifest: unknown = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
+  const optional = typeof manifest === 'object' && manifest !== null && 'optionalDependencies' in manifest ? manifest.optionalDependencies : undefined;
+  const range = typeof optional === 'object' && optional !== null && 'electron' in optional ? optional.electron : undefined;
+  return typeof range === 'string' ? range.replace(/^[\^~]/, '') : 'latest';
+}
+
+/**
+ * Why `electron .` cannot run here, in one line, or null when Electron and its binary are installed.
+ * `electron` is an optional dependency: npm drops the package when its postinstall cannot download
+ * the binary, and ELECTRON_SKIP_BINARY_DOWNLOAD keeps the package without it (no `path.txt`).
+ */
+export function missingElectron(projectRoot: string, wanted: string): string | null {
+  const packageDir = join(projectRoot, 'node_modules', 'electron');
+  const howTo = 'on a machine that reaches github.com (or with ELECTRON_MIRROR set); `npm run serve` runs Hearth without it';
+  if (!existsSync(join(packageDir, 'package.json'))) {
+    return `Electron is not installed (npm could not download its binary): run \`npm install --no-save electron@${wanted}\` ${howTo}`;
+  }
+  const pathFile = join(packageDir, 'path.txt');
+  const binary = existsSync(pathFile) ? join(packageDir, 'dist', readFileSync(pathFile, 'utf8').trim()) : null;
+  if (binary === null || !existsSync(binary)) {
+    return `Electron's binary is missing (its download was skipped or failed): run \`node node_modules/electron/install.js\` ${howTo}`;
+  }
+  return null;
+}
+
 /** The installed Electron's version and ABI (the ABI from the `abi_version` file electron ships, if present). */
 export function installedElectron(projectRoot: string): { readonly version: string; readonly abi: string | null } {
   const manifest = createRequire(join(projectRoot, 'package.json')).resolve('electron/package.json');

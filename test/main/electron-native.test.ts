@@ -11,6 +11,8 @@ import {
   electronBuildEnv,
   ensureElectronBinding,
   installedElectron,
+  missingElectron,
+  wantedElectron,
   isBuildOutput,
   nodeGypArgs,
   nodeGypCommand,
@@ -33,10 +35,54 @@ describe('Electron version and ABI', () => {
     expect(() => parseElectronVersion(text)).toThrow(/no usable version/);
   });
 
-  it('finds the installed Electron and the ABI it ships', () => {
-    const manifest: unknown = JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8'));
-    expect(manifest).toMatchObject({ version: installedElectron(ROOT).version });
-    expect(installedElectron(ROOT).abi).toMatch(/^\d+$/);
+  it('finds the installed Electron and the ABI it ships', async () => {
+    const project = await electronProject({ version: '41.7.1', abi: '145' });
+    expect(installedElectron(project)).toEqual({ version: '41.7.1', abi: '145' });
+  });
+});
+
+/** A project folder whose node_modules/electron is in the state npm leaves it in. */
+async function electronProject(electron: { version: string; abi: string; binary?: boolean } | null): Promise<string> {
+  const project = await mkdtemp(join(tmpdir(), 'hearth-electron-'));
+  projects.push(project);
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'x', optionalDependencies: { electron: '^41.7.1' } }));
+  if (electron === null) return project;
+  const dir = join(project, 'node_modules', 'electron');
+  await mkdir(join(dir, 'dist'), { recursive: true });
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'electron', version: electron.version }));
+  await writeFile(join(dir, 'abi_version'), electron.abi);
+  if (electron.binary === true) {
+    await writeFile(join(dir, 'path.txt'), 'electron');
+    await writeFile(join(dir, 'dist', 'electron'), '');
+  }
+  return project;
+}
+const projects: string[] = [];
+afterEach(async () => {
+  await Promise.all(projects.splice(0).map((p) => rm(p, { recursive: true, force: true })));
+});
+
+describe('npm start without Electron', () => {
+  it('asks for the version package.json names', async () => {
+    expect(wantedElectron(await electronProject(null))).toBe('41.7.1');
+    const manifest: unknown = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(manifest).toMatchObject({ optionalDependencies: { electron: expect.stringMatching(/^\^?\d+\.\d+\.\d+$/) } });
+  });
+
+  it('says in one line how to install Electron when npm dropped the package', async () => {
+    const line = missingElectron(await electronProject(null), '41.7.1');
+    expect(line).toMatch(/^Electron is not installed .*`npm install --no-save electron@41\.7\.1`.*npm run serve/);
+    expect(line).not.toContain('\n');
+  });
+
+  it('says in one line how to fetch the binary when only the package is there', async () => {
+    const line = missingElectron(await electronProject({ version: '41.7.1', abi: '145' }), '41.7.1');
+    expect(line).toMatch(/^Electron's binary is missing .*`node node_modules\/electron\/install\.js`/);
+    expect(line).not.toContain('\n');
+  });
+
+  it('says nothing when the binary is installed', async () => {
+    expect(missingElectron(await electronProject({ version: '41.7.1', abi: '145', binary: true }), '41.7.1')).toBeNull();
   });
 });
 

@@ -75,9 +75,18 @@ describe('electron-builder.yml', () => {
     });
   });
 
+  it('names the Electron version package-lock.json pins, and leaves Electron itself out of the app', async () => {
+    const config = await builderConfig();
+    const lock: unknown = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
+    expect(lock).toMatchObject({ packages: { 'node_modules/electron': { version: config.electronVersion, optional: true } } });
+    // `!pattern` excludes what `pattern` matches: Electron's binary and nothing else.
+    expect(matches('**/node_modules/electron/**', 'node_modules/electron/dist/electron')).toBe(true);
+    expect(matches('**/node_modules/electron/**', 'node_modules/electron-updater/out/main.js')).toBe(false);
+  });
+
   it('ships the compiled app, the CLI and package.json', async () => {
     // electron-builder normalises the list into one filter set.
-    expect((await builderConfig()).files).toEqual([{ filter: ['dist/**/*', 'bin/**/*', 'package.json'] }]);
+    expect((await builderConfig()).files).toEqual([{ filter: ['dist/**/*', 'bin/**/*', 'package.json', '!**/node_modules/electron/**'] }]);
     const { main } = packageJson();
     expect(['dist/**/*', 'bin/**/*', 'package.json'].some((p) => matches(p, main))).toBe(true);
     expect(matches('dist/**/*', 'dist/main/preload.cjs')).toBe(true);
