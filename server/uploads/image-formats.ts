@@ -14,11 +14,15 @@ import { MAX_IMAGE_PIXELS } from '../limits.js';
 
 /** Strapi's thumbnail box: the image is fit inside it. */
 export const THUMBNAIL_BOX = { width: 245, height: 156 } as const;
-/** Strapi's default breakpoints (`plugin::upload.breakpoints`), in the order formats are listed. */
+/**
+ * Strapi's default breakpoints (`plugin::upload.breakpoints`), in the order its responses list
+ * them: Strapi adds each format to `formats` when its upload finishes, smallest first, so bodies
+ * read thumbnail, small, medium, large (whichever exist).
+ */
 export const BREAKPOINTS: readonly (readonly [string, number])[] = [
-  ['large', 1000],
-  ['medium', 750],
   ['small', 500],
+  ['medium', 750],
+  ['large', 1000],
 ];
 /** The quality Strapi's size optimisation re-encodes with. */
 export const OPTIMIZE_QUALITY = 80;

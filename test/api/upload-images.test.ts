@@ -34,7 +34,7 @@ describe('formats', () => {
     const file = await upload('Landscape.jpg', await solid(1200, 900).jpeg({ quality: 95 }).toBuffer(), 'image/jpeg');
     expect([file.width, file.height, file.mime, file.ext]).toEqual([1200, 900, 'image/jpeg', '.jpg']);
     const formats = file.formats ?? {};
-    expect(Object.keys(formats)).toEqual(['thumbnail', 'large', 'medium', 'small']);
+    expect(Object.keys(formats)).toEqual(['thumbnail', 'small', 'medium', 'large']);
     const boxes = Object.fromEntries(Object.entries(formats).map(([key, f]) => [key, [f.width, f.height]]));
     expect(boxes).toEqual({ thumbnail: [208, 156], large: [1000, 750], medium: [750, 563], small: [500, 375] });
     for (const [key, format] of Object.entries(formats)) {
@@ -67,7 +67,7 @@ describe('formats', () => {
     expect(gif.formats?.thumbnail).toMatchObject({ mime: 'image/gif', ext: '.gif', width: 208, height: 156 });
     expect((await sharp(stored(`thumbnail_${gif.hash}.gif`)).metadata()).format).toBe('gif');
     const webp = await upload('pic.webp', await solid(800, 600).webp().toBuffer(), 'image/webp');
-    expect(Object.keys(webp.formats ?? {})).toEqual(['thumbnail', 'medium', 'small']);
+    expect(Object.keys(webp.formats ?? {})).toEqual(['thumbnail', 'small', 'medium']);
     expect(webp.mime).toBe('image/webp');
   });
 });
