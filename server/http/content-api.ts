@@ -8,6 +8,7 @@ import { convertFields } from '../query/fields.js';
 import { convertPopulate } from '../query/populate.js';
 import { buildQuery, checkParams, readListQuery, readOneQuery, validateQuery, type QueryEnv } from '../query/read-query.js';
 import type { DocumentQuery } from '../query/ast.js';
+import { checkPopulateAccess } from '../query/validate.js';
 import type { ContentTypeModel } from '../schema/types.js';
 import { lookupField } from '../schema/fields.js';
 import { documentDeps, type Services } from '../services.js';
@@ -38,6 +39,8 @@ function lenientQuery(raw: Record<string, unknown>, model: ContentTypeModel, env
   } catch {
     fields = null;
   }
+  // Not validated, as in Strapi, but what the populate reaches is still the caller's to read.
+  if (raw.populate !== undefined && raw.populate !== null && raw.populate !== '*') checkPopulateAccess(raw.populate, model, env.registry, env.canRead);
   return {
     fields: fields?.filter((f) => lookupField(model, f)?.kind === 'scalar') ?? null,
     filters: null,

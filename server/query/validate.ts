@@ -333,7 +333,26 @@ function checkPopulateStructure(v: PopulateVisit, registry: Registry): 'stop' | 
   return 'stop';
 }
 
-/** Populate validation: dot paths, or the object form walked as Strapi walks it; then the private pass. */
+/**
+ * The caller's pass over a populate tree: every relation it populates, and every relation its
+ * nested `filters` and `sort` traverse, at any depth, must be one the caller may find. The very
+ * check of root filters and sorts (same visitor, same 400), so a type the caller may not read
+ * cannot be probed by whether a nested filter, sort or count matches.
+ */
+export function checkPopulateAccess(populate: unknown, model: Model, registry: Registry, canRead: CanRead): void {
+  const refuse = (param: Param) => (v: Visit) => {
+    if (restricted(v, canRead)) fail(v, param);
+  };
+  walkPopulate(populate, model, ROOT, true, registry, (v) => {
+    if (v.field) return refuse('populate')(v);
+    if (v.key === 'filters') walkFilters(v.value, v.model, ROOT, registry, refuse('filters'));
+    else if (v.key === 'sort') walkSort(v.value, v.model, ROOT, registry, refuse('sort'));
+    else if (v.key !== 'fields') return;
+    return 'stop';
+  });
+}
+
+/** Populate validation: dot paths, or the object form walked as Strapi walks it; then the private pass, then the caller's. */
 export function validatePopulate(populate: unknown, model: Model, registry: Registry, canRead?: CanRead): void {
   if (populate === '*') return;
   const dotted =
@@ -344,8 +363,5 @@ export function validatePopulate(populate: unknown, model: Model, registry: Regi
     if (v.field?.private && v.field.kind !== 'scalar') fail(v, 'populate');
     if (!v.field && ['sort', 'filters', 'fields'].includes(v.key)) return 'stop';
   });
-  walkPopulate(populate, model, ROOT, true, registry, (v) => {
-    if (restricted(v, canRead)) fail(v, 'populate');
-    if (!v.field && ['sort', 'filters', 'fields'].includes(v.key)) return 'stop';
-  });
+  if (canRead) checkPopulateAccess(populate, model, registry, canRead);
 }
