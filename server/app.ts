@@ -5,7 +5,7 @@ import { adminApi } from './http/admin-api.js';
 import { adminRoles } from './http/admin-roles.js';
 import { adminUi } from './http/admin-ui.js';
 import { contentApi } from './http/content-api.js';
-import { cors, hostCheck } from './http/guards.js';
+import { cors, hostCheck, originPolicy } from './http/guards.js';
 import { sendError } from './http/respond.js';
 import { staticUploads } from './http/static-uploads.js';
 import { uploadApi } from './http/upload-api.js';
@@ -25,7 +25,7 @@ export function createApp(services: Services): express.Express {
     res.status(204).end();
   });
   app.use('/uploads', staticUploads(services.uploads.localDir));
-  app.use('/api', cors(services.config.corsOrigins));
+  app.use('/api', cors(originPolicy(services.config)));
   app.use('/api/upload', uploadApi(services));
   app.use('/api', usersApi(services));
   app.use('/api', contentApi(services));

@@ -45,7 +45,10 @@ export interface HearthConfig {
   readonly port: number;
   readonly publicUrl: string | null;
   readonly allowedHosts: readonly string[];
-  /** Origins the content API answers CORS requests from (HEARTH_CORS_ORIGINS); null: any origin, as Strapi's default. */
+  /**
+   * Origins the content API answers CORS requests from (HEARTH_CORS_ORIGINS); null: any origin, as
+   * Strapi's default. Credentials (the users refresh cookie) only for these and the server's own origin.
+   */
   readonly corsOrigins: readonly string[] | null;
   /** HEARTH_RESPONSE_CACHE: cache serialised GET answers of the content API (never stale: see response-cache.ts). */
   readonly responseCache: boolean;

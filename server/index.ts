@@ -15,6 +15,7 @@ import { openDataDir } from './data-dir.js';
 import { setMeta } from './db/migrations.js';
 import { SCHEMA_WATCH_DEBOUNCE_MS, SHUTDOWN_GRACE_MS, RESPONSE_CACHE_MAX_BYTES, RESPONSE_CACHE_MAX_ENTRY_BYTES, CALLER_MEMO_TTL_MS, CALLER_MEMO_MAX_ENTRIES, OPTIMIZE_INTERVAL_MS } from './limits.js';
 import { loadProject } from './schema/load.js';
+import { unknownCustomFieldWarnings } from './schema/custom-fields.js';
 import { buildRegistry, type Registry } from './schema/registry.js';
 import { watchSchemas } from './schema/schema-watcher.js';
 import { syncSchema } from './schema/sync.js';
@@ -128,6 +129,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let registry: Registry;
   try {
     registry = buildRegistry(await loadProject(config.schemasDir));
+    for (const warning of unknownCustomFieldWarnings([...registry.contentTypes, ...registry.components])) log(warning);
     await syncSchema(dir.database, registry, {
       acceptSchemaChanges: config.acceptSchemaChanges,
       defaultLocale: await dir.locales.defaultCode(),

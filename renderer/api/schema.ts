@@ -41,6 +41,12 @@ export interface Attribute {
   readonly components?: readonly string[];
   readonly targetField?: string;
   readonly pluginOptions?: Record<string, unknown>;
+  /**
+   * A Strapi custom field's uid (`plugin::color-picker.color`): the server answers its base type in
+   * `type`, so it is edited as that type; its `options` stay in `extra`, and the save writes it back
+   * as a custom field.
+   */
+  readonly customField?: string;
   /** Keys the UI does not edit, written back unchanged. */
   readonly extra?: Record<string, unknown>;
 }
@@ -58,7 +64,7 @@ export interface Schema {
 const KNOWN = new Set([
   'type', 'required', 'unique', 'private', 'default', 'min', 'max', 'minLength', 'maxLength', 'regex', 'enum',
   'multiple', 'allowedTypes', 'relation', 'target', 'inversedBy', 'mappedBy', 'component', 'repeatable',
-  'components', 'targetField', 'pluginOptions',
+  'components', 'targetField', 'pluginOptions', 'customField',
 ]);
 const pickString = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const pickNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
@@ -100,6 +106,7 @@ export function readAttribute(raw: unknown): Attribute {
     components: pickStrings(source.components),
     targetField: pickString(source.targetField),
     pluginOptions: isRecord(source.pluginOptions) ? source.pluginOptions : undefined,
+    customField: pickString(source.customField),
     extra: Object.keys(extra).length > 0 ? extra : undefined,
   });
 }

@@ -1,6 +1,7 @@
 import express, { type Request } from 'express';
 import { notFound } from '../errors/app-error.js';
 import { deleteComponent, deleteContentType, saveComponent, saveContentType } from '../schema/builder.js';
+import { schemaWithBaseTypes } from '../schema/builder-custom-fields.js';
 import type { Services } from '../services.js';
 import { fieldError, objectBody, type Json } from './admin-input.js';
 import { parseQueryString, rawQuery } from './query-string.js';
@@ -34,12 +35,12 @@ export function builderRoutes(services: Services): express.Router {
   const contentTypeOf = (uid: string) => {
     const model = schemas.current().contentType(uid);
     if (!model || model.builtIn) throw notFound('Content type not found');
-    return { uid: model.uid, apiID: model.singularName, schema: model.raw };
+    return { uid: model.uid, apiID: model.singularName, schema: schemaWithBaseTypes(model) };
   };
   const componentOf = (uid: string) => {
     const model = schemas.current().component(uid);
     if (!model) throw notFound('Component not found');
-    return { uid: model.uid, category: model.category, schema: model.raw };
+    return { uid: model.uid, category: model.category, schema: schemaWithBaseTypes(model) };
   };
 
   router.get('/content-types', (_req, res) => {

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Services } from '../services.js';
 import { cacheKeyOf } from './cached-read.js';
 import { authenticate } from './caller.js';
-import { allowedHosts, corsHeaders } from './guards.js';
+import { allowedHosts, originPolicy } from './guards.js';
 import { JSON_CONTENT_TYPE } from './respond.js';
 
 /**
@@ -18,7 +18,7 @@ import { JSON_CONTENT_TYPE } from './respond.js';
  */
 export function cacheFront(services: Services, app: RequestListener): RequestListener {
   const hostAllowed = allowedHosts(services.config.host, services.config.allowedHosts);
-  const origins = services.config.corsOrigins === null ? null : new Set(services.config.corsOrigins);
+  const origins = originPolicy(services.config);
 
   async function hit(req: IncomingMessage): Promise<Buffer | undefined> {
     const stamp = services.responses.stamp();
@@ -30,7 +30,7 @@ export function cacheFront(services: Services, app: RequestListener): RequestLis
   }
 
   function send(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
-    const headers: [string, string][] = corsHeaders(origins, req.headers.origin);
+    const headers = origins.headers(req);
     headers.push(['Content-Type', JSON_CONTENT_TYPE], ['Content-Length', String(body.length)]);
     res.writeHead(200, headers.flat());
     res.end(body);

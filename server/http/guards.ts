@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { forbidden } from '../errors/app-error.js';
 import { sendError } from './respond.js';
@@ -34,34 +35,80 @@ export function allowedHosts(listenHost: string, extra: readonly string[]): (hea
   return (header) => header === undefined || allowed.has(hostName(header));
 }
 
+/** What the origin policy reads of a request: its headers. */
+type WithHeaders = { readonly headers: IncomingHttpHeaders };
+
+/** Which browser origins may call the content API, and which of them may do so with credentials. */
+export interface OriginPolicy {
+  /** The CORS headers of a response that is not a preflight. */
+  headers(req: WithHeaders): [string, string][];
+  /**
+   * Whether the request's cookies may act (the users refresh cookie): a request without `Origin`
+   * (no cross-origin browser call), from the server's own origin (the admin UI, HEARTH_PUBLIC_URL)
+   * or from a listed origin (HEARTH_CORS_ORIGINS). Any other page in the same browser is refused.
+   */
+  allowsCredentials(req: WithHeaders): boolean;
+}
+
+const hostOfOrigin = (origin: string): string | null => {
+  try {
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return null;
+  }
+};
+
 /**
- * The CORS headers of a response that is not a preflight (see cors): for an allowed `Origin`, the
- * origin echoed with credentials; `Vary: Origin` whenever the answer depends on it.
+ * The content API's origin policy. Bearer calls are open to any origin, as Strapi's default, or
+ * only to the HEARTH_CORS_ORIGINS list when one is set. Credentials (`Access-Control-Allow-Credentials`
+ * and cookie-authenticated effects) are for the listed origins and the server's own origin only:
+ * Strapi echoes any origin with credentials, which lets any local page take a cookie session.
  */
-export function corsHeaders(allowed: ReadonlySet<string> | null, origin: string | undefined): [string, string][] {
-  if (origin === undefined || (allowed !== null && !allowed.has(origin))) return allowed === null ? [] : [['Vary', 'Origin']];
-  return [
-    ['Access-Control-Allow-Origin', origin],
-    ['Access-Control-Allow-Credentials', 'true'],
-    ['Vary', 'Origin'],
-  ];
+export function originPolicy(config: { readonly corsOrigins: readonly string[] | null; readonly publicUrl: string | null }): OriginPolicy {
+  const listed = new Set(config.corsOrigins ?? []);
+  const publicHost = config.publicUrl === null ? null : hostOfOrigin(config.publicUrl);
+  // The server's own origin, scheme aside: its host and port are this server's (the Host check passed).
+  const own = (origin: string, host: string | undefined) => {
+    const originHost = hostOfOrigin(origin);
+    return originHost !== null && (originHost === host?.trim().toLowerCase() || originHost === publicHost);
+  };
+  const credentialed = (origin: string, req: WithHeaders) => listed.has(origin) || own(origin, req.headers.host);
+  return {
+    headers(req) {
+      const origin = req.headers.origin;
+      if (origin === undefined) return config.corsOrigins === null ? [] : [['Vary', 'Origin']];
+      if (credentialed(origin, req)) {
+        return [
+          ['Access-Control-Allow-Origin', origin],
+          ['Access-Control-Allow-Credentials', 'true'],
+          ['Vary', 'Origin'],
+        ];
+      }
+      if (config.corsOrigins !== null) return [['Vary', 'Origin']];
+      return [
+        ['Access-Control-Allow-Origin', origin],
+        ['Vary', 'Origin'],
+      ];
+    },
+    allowsCredentials(req) {
+      const origin = req.headers.origin;
+      return origin === undefined || credentialed(origin, req);
+    },
+  };
 }
 
 /**
- * CORS for the content API as Strapi configures it by default: any origin (echoed, with credentials),
- * preflights answered with the methods and headers the API uses. With a list of origins
- * (HEARTH_CORS_ORIGINS), other origins get no CORS headers, so browsers keep their pages out.
+ * CORS for the content API (see originPolicy), preflights answered with the methods and headers
+ * the API uses. Origins the policy refuses get no CORS headers, so browsers keep their pages out.
  */
-export function cors(origins: readonly string[] | null = null) {
-  const allowed = origins === null ? null : new Set(origins);
+export function cors(policy: OriginPolicy) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const origin = req.headers.origin;
-    const headers = corsHeaders(allowed, origin);
+    const headers = policy.headers(req);
     for (const [name, value] of headers) {
       if (name === 'Vary') res.vary(value);
       else res.set(name, value);
     }
-    if (headers.length < 2) {
+    if (!headers.some(([name]) => name === 'Access-Control-Allow-Origin')) {
       next();
       return;
     }

@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { applicationError } from '../errors/app-error.js';
 import type { Services } from '../services.js';
 import type { AuthAnswer } from '../users/auth-flows.js';
+import { originPolicy } from './guards.js';
 import { createAuthRateLimit } from './users-rate-limit.js';
 import { clearRefreshCookie, refreshCookieOf, setRefreshCookie, usesCookie } from './users-cookie.js';
 import { only, userRoute, type BeforeHandler } from './users-route.js';
@@ -78,15 +79,20 @@ function mountPasswordRoutes(router: Router, services: Services, limit: BeforeHa
   router.all('/auth/email-confirmation', only(['HEAD', 'GET']));
 }
 
-/** Refresh mode's routes: refresh, logout, the sessions list. */
+/**
+ * Refresh mode's routes: refresh, logout, the sessions list. A request from an origin not allowed
+ * credentials neither reads nor sets the refresh cookie: it answers as the body mode does.
+ */
 function mountSessionRoutes(router: Router, services: Services): void {
   const { sessionFlows, config } = services.users;
+  const policy = originPolicy(services.config);
+  const cookieMode = (req: Request) => policy.allowsCredentials(req) && usesCookie(req, config);
   router.post(
     '/auth/refresh',
     userRoute(services, `${AUTH}.refresh`, async ({ req, res, body }) => {
-      const presented = refreshCookieOf(req) ?? (isRecord(body) ? body.refreshToken : undefined);
+      const presented = refreshCookieOf(req, policy) ?? (isRecord(body) ? body.refreshToken : undefined);
       const { jwt, refreshToken } = await sessionFlows.refresh(presented);
-      if (!usesCookie(req, config)) return sendJson(res, 200, { jwt, refreshToken });
+      if (!cookieMode(req)) return sendJson(res, 200, { jwt, refreshToken });
       setRefreshCookie(res, refreshToken, config);
       sendJson(res, 200, { jwt });
     }, { body: true }),
@@ -95,8 +101,8 @@ function mountSessionRoutes(router: Router, services: Services): void {
     '/auth/logout',
     userRoute(services, `${AUTH}.logout`, async ({ req, res, body, identity }) => {
       const fromBody = isRecord(body) && typeof body.refreshToken === 'string' ? body.refreshToken : undefined;
-      await sessionFlows.logout({ identity, body, presentedToken: refreshCookieOf(req) ?? fromBody });
-      if (usesCookie(req, config)) clearRefreshCookie(res, config);
+      await sessionFlows.logout({ identity, body, presentedToken: refreshCookieOf(req, policy) ?? fromBody });
+      if (cookieMode(req)) clearRefreshCookie(res, config);
       sendJson(res, 200, { ok: true });
     }, { body: true }),
   );

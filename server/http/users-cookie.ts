@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { parse, serialize, type SerializeOptions } from 'cookie';
 import type { UsersConfig } from '../config.js';
+import type { OriginPolicy } from './guards.js';
 
 /** The refresh cookie of users & permissions, as Strapi names it. */
 export const REFRESH_COOKIE = 'strapi_up_refresh';
@@ -15,8 +16,13 @@ export function usesCookie(req: Request, config: UsersConfig): boolean {
   return config.httpOnly || req.headers['x-strapi-refresh-cookie'] === 'httpOnly';
 }
 
-/** The refresh token of the cookie, if the request carries one. */
-export function refreshCookieOf(req: Request): string | undefined {
+/**
+ * The refresh token of the cookie, if the request carries one and comes from an origin allowed
+ * credentials: a page on another origin (another local port) must not refresh or end a session
+ * with a cookie the browser sends along.
+ */
+export function refreshCookieOf(req: Request, policy: OriginPolicy): string | undefined {
+  if (!policy.allowsCredentials(req)) return undefined;
   const header = req.headers.cookie;
   if (!header) return undefined;
   const value = parse(header)[REFRESH_COOKIE];

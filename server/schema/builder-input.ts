@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error.js';
+import type { CustomFieldTable } from './custom-fields.js';
 import { parseComponent, parseContentType, SchemaError } from './parse.js';
 
 /**
@@ -103,8 +104,8 @@ function checkAttributes(doc: Json, root: Root, parse: (doc: Json) => void, wher
   }
 }
 
-/** A content-type schema as it will be written, with its singular name (which makes its uid). */
-export function contentTypeDoc(input: unknown): { doc: Json; singularName: string } {
+/** A content-type schema as it will be written, with its singular name (which makes its uid); custom fields resolve through `customFields`. */
+export function contentTypeDoc(input: unknown, customFields?: CustomFieldTable): { doc: Json; singularName: string } {
   const raw = object(input, ['contentType']);
   onlyKeys(raw, CONTENT_TYPE_KEYS, 'contentType');
   const kind = raw.kind ?? 'collectionType';
@@ -125,12 +126,12 @@ export function contentTypeDoc(input: unknown): { doc: Json; singularName: strin
   if (raw.indexes !== undefined) doc.indexes = raw.indexes;
   if (raw.config !== undefined) doc.config = raw.config;
   const where = `api::${singularName}.${singularName}`;
-  checkAttributes(doc, 'contentType', (d) => parseContentType(d, singularName, singularName, where), where);
+  checkAttributes(doc, 'contentType', (d) => parseContentType(d, singularName, singularName, where, customFields), where);
   return { doc, singularName };
 }
 
 /** A component schema as it will be written (without its category), with its category and name (its uid). */
-export function componentDoc(input: unknown, fixedName?: string): { doc: Json; category: string; name: string } {
+export function componentDoc(input: unknown, fixedName?: string, customFields?: CustomFieldTable): { doc: Json; category: string; name: string } {
   const raw = object(input, ['component']);
   onlyKeys(raw, COMPONENT_KEYS, 'component');
   const category = apiName(raw.category, ['component', 'category']);
@@ -148,6 +149,6 @@ export function componentDoc(input: unknown, fixedName?: string): { doc: Json; c
   if (raw.indexes !== undefined) doc.indexes = raw.indexes;
   if (raw.config !== undefined) doc.config = raw.config;
   const where = `${category}.${name}`;
-  checkAttributes(doc, 'component', (d) => parseComponent(d, category, name, where), where);
+  checkAttributes(doc, 'component', (d) => parseComponent(d, category, name, where, customFields), where);
   return { doc, category, name };
 }

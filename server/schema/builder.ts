@@ -5,6 +5,8 @@ import { dropComponentUses, dropRelationsTo, syncInverseSides, type Docs } from 
 import type { Renames } from './change-plan.js';
 import { columnKey, parseComponent, parseContentType, SchemaError, strapiColumnName } from './parse.js';
 import { buildRegistry, type Registry } from './registry.js';
+import { keepCustomFields } from './builder-custom-fields.js';
+import type { CustomFieldTable } from './custom-fields.js';
 import type { ContentTypeModel } from './types.js';
 
 /**
@@ -19,6 +21,8 @@ export interface ProjectDocs {
   readonly components: Docs;
   /** Extended plugin types (`src/extensions/...`): the builder does not edit them, it keeps them. */
   readonly plugins: readonly ContentTypeModel[];
+  /** The custom-field base types the project is read with (`hearth.json`, not edited by the builder). */
+  readonly customFields: CustomFieldTable;
 }
 
 /** One builder edit, ready to be applied to the database and the schemas folder. */
@@ -50,6 +54,7 @@ export function docsOf(registry: Registry): ProjectDocs {
     contentTypes: new Map(registry.contentTypes.filter((c) => !c.builtIn).map((c) => [c.uid, copy(c.raw)])),
     components: new Map(registry.components.map((c) => [c.uid, copy(c.raw)])),
     plugins: registry.plugins,
+    customFields: registry.customFields,
   };
 }
 
@@ -57,20 +62,20 @@ export function docsOf(registry: Registry): ProjectDocs {
 export function sameDocs(a: ProjectDocs, b: ProjectDocs): boolean {
   const same = (x: Docs, y: Docs) => x.size === y.size && [...x].every(([uid, doc]) => isDeepStrictEqual(doc, y.get(uid)));
   const plugins = (x: readonly ContentTypeModel[]) => new Map(x.map((m) => [m.uid, m.raw]));
-  return same(a.contentTypes, b.contentTypes) && same(a.components, b.components) && isDeepStrictEqual(plugins(a.plugins), plugins(b.plugins));
+  return same(a.contentTypes, b.contentTypes) && same(a.components, b.components) && isDeepStrictEqual(plugins(a.plugins), plugins(b.plugins)) && isDeepStrictEqual(a.customFields, b.customFields);
 }
 
 /** Parses and cross-checks a project's documents; problems are SchemaErrors. */
 export function registryOf(docs: ProjectDocs): Registry {
   const contentTypes = [...docs.contentTypes].map(([uid, doc]) => {
     const { api, name } = contentTypeParts(uid);
-    return parseContentType(doc, api, name, uid);
+    return parseContentType(doc, api, name, uid, docs.customFields);
   });
   const components = [...docs.components].map(([uid, doc]) => {
     const { category, name } = componentParts(uid);
-    return parseComponent(doc, category, name, uid);
+    return parseComponent(doc, category, name, uid, docs.customFields);
   });
-  return buildRegistry({ contentTypes, components, plugins: docs.plugins });
+  return buildRegistry({ contentTypes, components, plugins: docs.plugins, customFields: docs.customFields });
 }
 
 /** The registry of an edited project; a cross-model problem is a 400 naming the edited schema's attribute when it can. */
@@ -147,7 +152,7 @@ function keepIndexes(before: Json | undefined, after: Json, renames: ReadonlyMap
 /** Creates or replaces a content type. */
 export function saveContentType(registry: Registry, input: SaveInput): BuilderChange {
   const docs = docsOf(registry);
-  const { doc, singularName } = contentTypeDoc(input.schema);
+  const { doc, singularName } = contentTypeDoc(input.schema, registry.customFields);
   const uid = input.uid ?? `api::${singularName}.${singularName}`;
   const before = docs.contentTypes.get(uid);
   if (input.uid === null && before !== undefined) {
@@ -160,6 +165,7 @@ export function saveContentType(registry: Registry, input: SaveInput): BuilderCh
   }
   const renames = readRenames(input.renames, before, doc);
   keepIndexes(before, doc, renames);
+  keepCustomFields({ before, after: doc, renames, customFields: registry.customFields });
   docs.contentTypes.set(uid, doc);
   syncInverseSides(docs.contentTypes, { uid, before, after: doc, renames, root: 'contentType' });
   return { docs, registry: checkedRegistry(docs, uid, 'contentType'), renames: new Map([[uid, renames]]), confirmDataLoss: input.confirmDataLoss === true, uid };
@@ -178,7 +184,7 @@ export function deleteContentType(registry: Registry, uid: string, confirmDataLo
 export function saveComponent(registry: Registry, input: SaveInput): BuilderChange {
   const docs = docsOf(registry);
   const fixed = input.uid === null ? undefined : componentParts(input.uid);
-  const { doc, category, name } = componentDoc(input.schema, fixed?.name);
+  const { doc, category, name } = componentDoc(input.schema, fixed?.name, registry.customFields);
   if (fixed !== undefined && fixed.category !== category) throw schemaFieldError(['component', 'category'], 'component.category cannot be changed');
   const uid = `${category}.${name}`;
   const before = docs.components.get(uid);
@@ -186,6 +192,7 @@ export function saveComponent(registry: Registry, input: SaveInput): BuilderChan
   if (input.uid !== null && before === undefined) throw notFound('Component not found');
   const renames = readRenames(input.renames, before, doc);
   keepIndexes(before, doc, renames);
+  keepCustomFields({ before, after: doc, renames, customFields: registry.customFields });
   docs.components.set(uid, doc);
   return { docs, registry: checkedRegistry(docs, uid, 'component'), renames: new Map([[uid, renames]]), confirmDataLoss: input.confirmDataLoss === true, uid };
 }

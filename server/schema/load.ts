@@ -1,7 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { loadExtensions } from './extensions.js';
+import type { CustomFieldTable } from './custom-fields.js';
 import { parseComponent, parseContentType, SchemaError } from './parse.js';
+import { loadCustomFieldTable } from './project-config.js';
 import type { ComponentModel, ContentTypeModel } from './types.js';
 
 async function listDirs(dir: string): Promise<string[]> {
@@ -34,6 +36,8 @@ export interface ProjectSchemas {
   readonly components: ComponentModel[];
   /** Plugin content types the project extends (`src/extensions/...`), merged with the plugin's schema. */
   readonly plugins?: readonly ContentTypeModel[];
+  /** Custom-field base types: the built-in table and the project's `hearth.json` (built-in only when absent). */
+  readonly customFields?: CustomFieldTable;
 }
 
 /**
@@ -45,6 +49,7 @@ export interface ProjectSchemas {
 export async function loadProject(root: string): Promise<ProjectSchemas> {
   const contentTypes: ContentTypeModel[] = [];
   const components: ComponentModel[] = [];
+  const customFields = await loadCustomFieldTable(root);
   const apiDir = join(root, 'src', 'api');
   for (const api of await listDirs(apiDir)) {
     const ctDir = join(apiDir, api, 'content-types');
@@ -58,7 +63,7 @@ export async function loadProject(root: string): Promise<ProjectSchemas> {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
         throw err;
       }
-      contentTypes.push(parseContentType(raw, api, name, where));
+      contentTypes.push(parseContentType(raw, api, name, where, customFields));
     }
   }
   const componentsDir = join(root, 'src', 'components');
@@ -66,8 +71,8 @@ export async function loadProject(root: string): Promise<ProjectSchemas> {
     for (const fileName of await listJsonFiles(join(componentsDir, category))) {
       const file = join(componentsDir, category, fileName);
       const where = relative(root, file) || file;
-      components.push(parseComponent(await readJson(file, where), category, fileName.slice(0, -'.json'.length), where));
+      components.push(parseComponent(await readJson(file, where), category, fileName.slice(0, -'.json'.length), where, customFields));
     }
   }
-  return { contentTypes, components, plugins: await loadExtensions(root) };
+  return { contentTypes, components, plugins: await loadExtensions(root), customFields };
 }

@@ -9,6 +9,7 @@ import {
   type ScalarType,
 } from './types.js';
 import { identifier } from '../db/identifiers.js';
+import { isMorphRaw, parseMorphs } from './morphs.js';
 
 /** A schema file Hearth cannot use; the message names the file and the offending key. */
 export class SchemaError extends Error {
@@ -219,6 +220,8 @@ function parseAttributes(raw: Json, where: string, typeLocalized: boolean): Map<
     const key = name.toLowerCase();
     if (lower.has(key)) throw new SchemaError(`${where}: attributes "${name}" and another differ only in case`);
     lower.add(key);
+    // Polymorphic relations are read by parseMorphs (morphs.ts).
+    if (isMorphRaw(value)) continue;
     map.set(name, parseAttribute(name, value, where, typeLocalized));
   }
   return map;
@@ -331,6 +334,7 @@ export function parseContentType(raw: unknown, apiName: string, typeName: string
     attributes,
     raw,
     indexes: parseIndexes(raw, attributes, true, where),
+    morphs: parseMorphs(raw, where),
   };
 }
 
@@ -358,5 +362,6 @@ export function parseComponent(raw: unknown, category: string, name: string, whe
     attributes,
     raw,
     indexes: parseIndexes(raw, attributes, false, where),
+    morphs: parseMorphs(raw, where),
   };
 }

@@ -3,6 +3,7 @@ import { MAX_IDENTIFIER_LENGTH } from '../limits.js';
 import { tablesFor } from './storage.js';
 import { FILE_MODEL } from './file-model.js';
 import { USERS_PERMISSIONS_MODELS, USERS_PERMISSIONS_TABLES } from '../users/models.js';
+import { checkMorphs } from './morphs.js';
 import { SchemaError } from './parse.js';
 import type { ProjectSchemas } from './load.js';
 import type { Attribute, ComponentModel, ContentTypeModel, Model, RelationAttribute } from './types.js';
@@ -194,6 +195,7 @@ export function buildRegistry(project: ProjectSchemas): Registry {
   for (const model of models) {
     checkRelations(model, byUid);
     checkComponentRefs(model, byUid);
+    checkMorphs(model, byUid, FILE_MODEL.uid);
   }
   for (const model of plugins) {
     checkRelations(model, byUid);

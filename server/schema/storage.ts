@@ -1,6 +1,7 @@
 import type { StorageType } from '../db/ddl.js';
 import { identifier } from '../db/identifiers.js';
 import { MAX_IDENTIFIER_LENGTH } from '../limits.js';
+import { morphTableName } from './morphs.js';
 import type { Registry } from './registry.js';
 import type { Model, ScalarType } from './types.js';
 
@@ -102,6 +103,26 @@ export function tablesFor(model: Model, registry: Registry): TablePlan[] {
       indexes: [
         { name: `${name}_entity_idx`, columns: ['entity_id', 'ord'] },
         { name: `${name}_target_idx`, columns: ['target_id', 'inv_ord'] },
+      ],
+      declaredPrefix: null,
+    });
+  }
+  for (const morph of model.morphs?.values() ?? []) {
+    if (morph.relation !== 'morphToOne' && morph.relation !== 'morphToMany') continue;
+    const name = morphTableName(model, morph.name);
+    plans.push({
+      name,
+      owner: `${model.uid}.${morph.name}`,
+      columns: [
+        { name: 'entity_id', storage: 'integer', kind: 'link', notNull: true, references: model.table },
+        { name: 'related_id', storage: 'integer', kind: 'link', notNull: true },
+        { name: 'related_type', storage: 'text', kind: 'link', notNull: true },
+        { name: 'field', storage: 'text', kind: 'link', notNull: true },
+        { name: 'ord', storage: 'real', kind: 'order' },
+      ],
+      indexes: [
+        { name: `${name}_entity_idx`, columns: ['entity_id', 'ord'] },
+        { name: `${name}_related_idx`, columns: ['related_type', 'related_id'] },
       ],
       declaredPrefix: null,
     });

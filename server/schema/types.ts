@@ -1,3 +1,5 @@
+import type { MorphAttribute } from './morphs.js';
+
 /** Every scalar attribute type of Strapi 5. */
 export const SCALAR_TYPES = [
   'string',
@@ -125,6 +127,8 @@ interface ModelCommon {
   readonly raw: Readonly<Record<string, unknown>>;
   /** Indexes the schema declares, beyond those Hearth always keeps. */
   readonly indexes: readonly DeclaredIndex[];
+  /** Polymorphic relations (morphToOne, morphToMany, morphOne, morphMany), kept apart from `attributes`. */
+  readonly morphs?: ReadonlyMap<string, MorphAttribute>;
 }
 
 export interface ContentTypeModel extends ModelCommon {

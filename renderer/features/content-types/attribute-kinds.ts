@@ -39,6 +39,7 @@ export function kindLabel(attribute: Attribute): string {
   if (attribute.type === 'component') return `${attribute.repeatable ? 'Repeatable component' : 'Component'} · ${attribute.component ?? '?'}`;
   if (attribute.type === 'dynamiczone') return `Dynamic zone · ${(attribute.components ?? []).join(', ')}`;
   if (attribute.type === 'media') return `Media (${attribute.multiple ? 'multiple' : 'single'})`;
+  if (attribute.customField !== undefined) return `${base} · custom field ${attribute.customField}`;
   return base;
 }
 
