@@ -41,9 +41,10 @@ function metadataOf(row: Row): Record<string, unknown> {
 
 /**
  * Refresh-token sessions as Strapi's session manager keeps them: each refresh token names one
- * record; rotating marks it `rotated` and creates its child in the same family (replaying a
- * rotated token yields that same child); revoking deletes the family, which also ends the access
- * tokens issued from it.
+ * record; rotating marks it `rotated` and creates its child in the same family; revoking deletes
+ * the family, which also ends the access tokens issued from it. Unlike Strapi (which answers a
+ * replayed rotated token with its child), presenting a rotated token again is taken as theft and
+ * ends the family, as OAuth's refresh-token rotation does (RFC 6819 5.2.2.3, OAuth 2.1 4.3.1).
  */
 export function createSessionManager(deps: { db: Db; tokens: UserTokens; now: () => Date; lifespans: SessionLifespans }) {
   const { db, tokens, now, lifespans } = deps;
@@ -86,6 +87,12 @@ export function createSessionManager(deps: { db: Db; tokens: UserTokens; now: ()
     await db.deleteFrom(SESSIONS_TABLE).where('absolute_expires_at', '<', iso(now())).execute();
   }
 
+  /** Reuse of a rotated refresh token: every token of its family (refresh and access) ends. */
+  async function endFamily(row: Row): Promise<null> {
+    await db.deleteFrom(SESSIONS_TABLE).where('family_id', '=', String(row.family_id)).execute();
+    return null;
+  }
+
   /** The session a refresh token names, if the token verifies and the session may still issue tokens. */
   async function validate(token: string): Promise<{ userId: number; sessionId: string } | null> {
     const claims = await tokens.verify(token);
@@ -113,19 +120,20 @@ export function createSessionManager(deps: { db: Db; tokens: UserTokens; now: ()
       return { token: await tokenFor(row), sessionId: String(row.session_id) };
     },
 
-    /** Replaces a refresh token by its child; null when it is unknown, expired or revoked. */
+    /**
+     * Replaces a refresh token by its child; null when it is unknown, expired or revoked. A token
+     * already rotated (replayed, or raced by a second rotation) ends its whole family.
+     */
     async rotate(token: string): Promise<IssuedRefresh | null> {
       const claims = await tokens.verify(token);
       if (typeof claims === 'string' || claims.type !== 'refresh') return null;
       const current = await find(claims.sessionId);
-      if (!current) return null;
-      if (current.child_id !== null && current.child_id !== undefined) {
-        const child = await find(String(current.child_id));
-        if (child) return { token: await tokenFor(child), sessionId: String(child.session_id) };
-      }
+      if (!current || Number(current.user_id) !== claims.userId) return null;
+      if (current.status !== 'active') return endFamily(current);
       const at = now();
       if (at.getTime() - Date.parse(String(current.created_at)) > lifespans.idle * 1000) return null;
       if (Date.parse(String(current.absolute_expires_at)) <= at.getTime()) return null;
+      // The child exists before its parent is claimed, so a reuse seen once the claim is made ends it too.
       const child = await insert({
         userId: Number(current.user_id),
         deviceId: String(current.device_id),
@@ -133,7 +141,14 @@ export function createSessionManager(deps: { db: Db; tokens: UserTokens; now: ()
         metadata: metadataOf(current),
         absolute: new Date(String(current.absolute_expires_at)),
       });
-      await db.updateTable(SESSIONS_TABLE).set({ status: 'rotated', child_id: child.session_id }).where('id', '=', Number(current.id)).execute();
+      // Of two rotations of one token, only one claims it; the other is a reuse.
+      const claimed = await db
+        .updateTable(SESSIONS_TABLE)
+        .set({ status: 'rotated', child_id: child.session_id })
+        .where('id', '=', Number(current.id))
+        .where('status', '=', 'active')
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) return endFamily(current);
       return { token: await tokenFor(child), sessionId: String(child.session_id) };
     },
 

@@ -128,3 +128,60 @@ describe('credentialed CORS, HEARTH_CORS_ORIGINS listing one origin', () => {
     await expectJson(await refreshFrom(server, cookie), 200);
   });
 });
+
+describe('reuse of a rotated refresh token', () => {
+  it('cookie mode: the replay is a 401 and ends the session, the latest refresh and access tokens included', async () => {
+    const server = await serverWith();
+    try {
+      const first = await login(server);
+      const one = await refreshFrom(server, first.cookie);
+      const { jwt: jwtOne } = await expectJson<{ jwt: string }>(one, 200);
+      const two = await refreshFrom(server, cookieOf(one));
+      const { jwt: latestJwt } = await expectJson<{ jwt: string }>(two, 200);
+      const latestCookie = cookieOf(two);
+      await expectJson(await server.request('/api/posts', { token: latestJwt }), 200);
+
+      expect(await expectJson(await refreshFrom(server, first.cookie), 401)).toEqual(INVALID_REFRESH);
+      expect(await expectJson(await refreshFrom(server, latestCookie), 401)).toEqual(INVALID_REFRESH);
+      for (const jwt of [latestJwt, jwtOne, first.jwt]) expect(await expectJson(await server.request('/api/posts', { token: jwt }), 401)).toEqual(INVALID_CREDENTIALS);
+      // Another session of the same user lives on.
+      const other = await login(server);
+      await expectJson(await refreshFrom(server, other.cookie), 200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('body mode (UP_SESSIONS_HTTP_ONLY=false): the same', async () => {
+    const server = await serverWith({ UP_SESSIONS_HTTP_ONLY: 'false' });
+    try {
+      const refresh = (refreshToken: string) => server.request('/api/auth/refresh', { method: 'POST', json: { refreshToken } });
+      const loggedIn = await expectJson<{ refreshToken: string }>(await server.request('/api/auth/local', { method: 'POST', json: { identifier: 'ann', password: 'pass-word' } }), 200);
+      const rotated = await expectJson<{ jwt: string; refreshToken: string }>(await refresh(loggedIn.refreshToken), 200);
+      await expectJson(await server.request('/api/posts', { token: rotated.jwt }), 200);
+      expect(await expectJson(await refresh(loggedIn.refreshToken), 401)).toEqual(INVALID_REFRESH);
+      expect(await expectJson(await refresh(rotated.refreshToken), 401)).toEqual(INVALID_REFRESH);
+      expect(await expectJson(await server.request('/api/posts', { token: rotated.jwt }), 401)).toEqual(INVALID_CREDENTIALS);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('two rotations of one token at once: at most one succeeds, and the session ends', async () => {
+    const server = await serverWith();
+    try {
+      const { cookie } = await login(server);
+      const answers = await Promise.all([refreshFrom(server, cookie), refreshFrom(server, cookie)]);
+      const statuses = answers.map((res) => res.status);
+      expect(statuses).toContain(401);
+      for (const res of answers) {
+        if (res.status !== 200) continue;
+        const { jwt } = await expectJson<{ jwt: string }>(res, 200);
+        expect(await expectJson(await server.request('/api/posts', { token: jwt }), 401)).toEqual(INVALID_CREDENTIALS);
+        expect(await expectJson(await refreshFrom(server, cookieOf(res)), 401)).toEqual(INVALID_REFRESH);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
