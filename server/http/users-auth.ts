@@ -72,7 +72,7 @@ function mountPasswordRoutes(router: Router, services: Services, limit: BeforeHa
   );
   router.post(
     '/auth/send-email-confirmation',
-    userRoute(services, `${AUTH}.sendEmailConfirmation`, async ({ res, body }) => sendJson(res, 200, await auth.sendEmailConfirmation(body)), { body: true }),
+    userRoute(services, `${AUTH}.sendEmailConfirmation`, async ({ res, body }) => sendJson(res, 200, await auth.sendEmailConfirmation(body)), { body: true, before: limit }),
   );
   router.get('/auth/email-confirmation', userRoute(services, `${AUTH}.emailConfirmation`, async ({ query }) => auth.emailConfirmation(query)));
   for (const path of ['/auth/change-password', '/auth/reset-password', '/auth/forgot-password', '/auth/send-email-confirmation']) router.all(path, only(['POST']));

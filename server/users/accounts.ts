@@ -73,11 +73,6 @@ export function createAccountService(deps: { db: Db; documents: () => DocumentDe
         .executeTakeFirst();
     },
 
-    /** The account with this email (compared case-insensitively, as emails are stored lower-cased). */
-    async byEmail(email: string): Promise<Row | undefined> {
-      return db.selectFrom(USERS_TABLE).selectAll().where('email', '=', email.toLowerCase()).orderBy('id').executeTakeFirst();
-    },
-
     /** Whether an email or username is taken, as Strapi's register checks it (emails case-insensitively). */
     async isTaken(email: string, username: string): Promise<boolean> {
       const lower = email.toLowerCase();

@@ -103,10 +103,13 @@ export function createAuthFlows(deps: { config: UsersConfig; accounts: AccountSe
       return { ok: true };
     },
 
-    /** `POST /api/auth/send-email-confirmation`: every Hearth account is confirmed at registration. */
+    /**
+     * `POST /api/auth/send-email-confirmation`: Hearth sends no e-mail, so every valid body gets the
+     * answer Strapi gives an unknown address, `{ email, sent: true }`. Strapi's 400 `Already
+     * confirmed` for an existing account would tell who has one; no account is even looked up.
+     */
     async sendEmailConfirmation(body: unknown): Promise<{ email: string; sent: true }> {
       const { email } = await checkBody('sendEmailConfirmation', body);
-      if (await accounts.byEmail(email)) throw applicationError('Already confirmed');
       return { email, sent: true };
     },
 

@@ -185,3 +185,34 @@ describe('reuse of a rotated refresh token', () => {
     }
   });
 });
+
+describe('account enumeration', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await serverWith();
+  });
+  afterAll(() => server.close());
+  const post = (path: string, email: string) => server.request(path, { method: 'POST', json: { email } });
+
+  it('send-email-confirmation answers a known and an unknown e-mail alike, as Strapi answers an unknown one', async () => {
+    for (const email of ['ann@example.com', 'nobody@example.com']) {
+      expect(await expectJson(await post('/api/auth/send-email-confirmation', email), 200)).toEqual({ email, sent: true });
+    }
+  });
+
+  it('forgot-password answers a known and an unknown e-mail alike', async () => {
+    const known = await post('/api/auth/forgot-password', 'ann@example.com');
+    const unknown = await post('/api/auth/forgot-password', 'nobody@example.com');
+    expect([known.status, unknown.status]).toEqual([200, 200]);
+    expect(await known.json()).toEqual(await unknown.json());
+  });
+
+  it.each(['/api/auth/send-email-confirmation', '/api/auth/forgot-password'])('%s is under the auth rate limit', async (path) => {
+    clock += MINUTE;
+    for (let i = 0; i < 10; i++) expect((await post(path, 'ann@example.com')).status).toBe(200);
+    const limited = await post(path, 'ann@example.com');
+    expect(await expectJson(limited, 429)).toEqual(error(429, 'RateLimitError', 'Too many requests, please try again later.'));
+    clock += MINUTE;
+    expect((await post(path, 'ann@example.com')).status).toBe(200);
+  });
+});
