@@ -6,10 +6,12 @@ import {
   type ContentTypeModel,
   type DeclaredIndex,
   type RelationKind,
+  type ScalarAttribute,
   type ScalarType,
 } from './types.js';
 import { identifier } from '../db/identifiers.js';
 import { isMorphRaw, parseMorphs } from './morphs.js';
+import { BUILT_IN_CUSTOM_FIELDS, isCustomFieldUid, resolveCustomField, type CustomFieldTable } from './custom-fields.js';
 
 /** A schema file Hearth cannot use; the message names the file and the offending key. */
 export class SchemaError extends Error {
@@ -76,7 +78,7 @@ function localizedOption(raw: Json): boolean | undefined {
   return typeof localized === 'boolean' ? localized : undefined;
 }
 
-function parseScalar(name: string, type: ScalarType, raw: Json, where: string, common: Common): Attribute {
+function parseScalar(name: string, type: ScalarType, raw: Json, where: string, common: Common): ScalarAttribute {
   let enumValues: string[] | undefined;
   if (type === 'enumeration') {
     const values = raw.enum;
@@ -119,8 +121,18 @@ interface Common {
   raw: Json;
 }
 
+/** A custom field as the scalar attribute of its base type; its `options` are kept in `raw` and change nothing. */
+function parseCustomField(name: string, raw: Json, at: string, common: Common, customFields: CustomFieldTable): Attribute {
+  const uid = raw.customField;
+  if (typeof uid !== 'string' || !isCustomFieldUid(uid)) {
+    throw new SchemaError(`${at}: "customField" must name the custom field (plugin::<plugin>.<name> or global::<name>)`);
+  }
+  const { type, known } = resolveCustomField(customFields, uid);
+  return { ...parseScalar(name, type, raw, at, common), customField: { uid, known } };
+}
+
 /** Parses one attribute; cross-model references (targets, components) are checked by the registry. */
-function parseAttribute(name: string, raw: unknown, where: string, typeLocalized: boolean): Attribute {
+function parseAttribute(name: string, raw: unknown, where: string, typeLocalized: boolean, customFields: CustomFieldTable): Attribute {
   const at = `${where}: attribute "${name}"`;
   if (!ATTRIBUTE_NAME.test(name)) {
     throw new SchemaError(`${at}: names must start with a letter and contain only letters, digits and _`);
@@ -139,6 +151,7 @@ function parseAttribute(name: string, raw: unknown, where: string, typeLocalized
     raw,
   };
   if ((SCALAR_TYPES as readonly string[]).includes(type)) return parseScalar(name, type as ScalarType, raw, at, common);
+  if (type === 'customField') return parseCustomField(name, raw, at, common, customFields);
   switch (type) {
     case 'media': {
       const allowed = raw.allowedTypes;
@@ -211,7 +224,7 @@ function parseAttribute(name: string, raw: unknown, where: string, typeLocalized
   }
 }
 
-function parseAttributes(raw: Json, where: string, typeLocalized: boolean): Map<string, Attribute> {
+function parseAttributes(raw: Json, where: string, typeLocalized: boolean, customFields: CustomFieldTable): Map<string, Attribute> {
   const attributes = raw.attributes;
   if (!isObject(attributes)) throw new SchemaError(`${where}: "attributes" must be an object`);
   const map = new Map<string, Attribute>();
@@ -222,7 +235,7 @@ function parseAttributes(raw: Json, where: string, typeLocalized: boolean): Map<
     lower.add(key);
     // Polymorphic relations are read by parseMorphs (morphs.ts).
     if (isMorphRaw(value)) continue;
-    map.set(name, parseAttribute(name, value, where, typeLocalized));
+    map.set(name, parseAttribute(name, value, where, typeLocalized, customFields));
   }
   return map;
 }
@@ -290,8 +303,11 @@ function tableName(raw: unknown, fallback: string, where: string): string {
   return name;
 }
 
-/** Parses a content-type schema.json (`src/api/<api>/content-types/<name>/schema.json`). */
-export function parseContentType(raw: unknown, apiName: string, typeName: string, where: string): ContentTypeModel {
+/**
+ * Parses a content-type schema.json (`src/api/<api>/content-types/<name>/schema.json`); custom
+ * fields take their base type from `customFields` (the built-in table unless the project has more).
+ */
+export function parseContentType(raw: unknown, apiName: string, typeName: string, where: string, customFields: CustomFieldTable = BUILT_IN_CUSTOM_FIELDS): ContentTypeModel {
   if (!isObject(raw)) throw new SchemaError(`${where}: must be a JSON object`);
   if (!API_NAME.test(apiName) || !API_NAME.test(typeName)) {
     throw new SchemaError(`${where}: folder names must be lower-case letters, digits and dashes`);
@@ -313,7 +329,7 @@ export function parseContentType(raw: unknown, apiName: string, typeName: string
   const options = isObject(raw.options) ? raw.options : {};
   const draftAndPublish = options.draftAndPublish === true;
   const localized = localizedOption(raw) === true;
-  const attributes = parseAttributes(raw, where, localized);
+  const attributes = parseAttributes(raw, where, localized, customFields);
   if (localized) {
     attributes.set('localizations', { kind: 'localizations', name: 'localizations', required: false, private: false, localized: true, raw: {} });
   }
@@ -338,8 +354,8 @@ export function parseContentType(raw: unknown, apiName: string, typeName: string
   };
 }
 
-/** Parses a component file (`src/components/<category>/<name>.json`). */
-export function parseComponent(raw: unknown, category: string, name: string, where: string): ComponentModel {
+/** Parses a component file (`src/components/<category>/<name>.json`); custom fields as in parseContentType. */
+export function parseComponent(raw: unknown, category: string, name: string, where: string, customFields: CustomFieldTable = BUILT_IN_CUSTOM_FIELDS): ComponentModel {
   if (!isObject(raw)) throw new SchemaError(`${where}: must be a JSON object`);
   if (!API_NAME.test(category) || !API_NAME.test(name)) {
     throw new SchemaError(`${where}: category and file names must be lower-case letters, digits and dashes`);
@@ -350,7 +366,7 @@ export function parseComponent(raw: unknown, category: string, name: string, whe
     `components_${category}_${name}`.replace(/-/g, '_'),
     where,
   );
-  const attributes = parseAttributes(raw, where, false);
+  const attributes = parseAttributes(raw, where, false, customFields);
   return {
     modelType: 'component',
     uid: `${category}.${name}`,

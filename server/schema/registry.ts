@@ -3,6 +3,7 @@ import { MAX_IDENTIFIER_LENGTH } from '../limits.js';
 import { tablesFor } from './storage.js';
 import { FILE_MODEL } from './file-model.js';
 import { USERS_PERMISSIONS_MODELS, USERS_PERMISSIONS_TABLES } from '../users/models.js';
+import { BUILT_IN_CUSTOM_FIELDS, type CustomFieldTable } from './custom-fields.js';
 import { checkMorphs } from './morphs.js';
 import { SchemaError } from './parse.js';
 import type { ProjectSchemas } from './load.js';
@@ -33,6 +34,8 @@ export interface Registry {
   readonly components: readonly ComponentModel[];
   /** Component uids in the order Strapi lists them in "must be one of" messages. */
   readonly componentUidsForMessages: readonly string[];
+  /** Custom-field base types the project was read with (the builder parses edited schemas with them). */
+  readonly customFields: CustomFieldTable;
   model(uid: string): Model | undefined;
   contentType(uid: string): ContentTypeModel | undefined;
   component(uid: string): ComponentModel | undefined;
@@ -210,6 +213,7 @@ export function buildRegistry(project: ProjectSchemas): Registry {
     plugins,
     components,
     componentUidsForMessages: components.map((c) => c.uid).reverse(),
+    customFields: project.customFields ?? BUILT_IN_CUSTOM_FIELDS,
     model: (uid) => byUid.get(uid),
     contentType: (uid) => {
       const m = byUid.get(uid);

@@ -50,6 +50,14 @@ export interface ScalarAttribute extends AttributeCommon {
   readonly regex: string | undefined;
   readonly enum: readonly string[] | undefined;
   readonly targetField: string | undefined;
+  /** A Strapi custom field (`type: "customField"` in schema.json), stored as `type`, its base type. */
+  readonly customField?: CustomFieldUse;
+}
+
+/** The custom field an attribute is: its uid, and whether a table knew its base type (else `json`). */
+export interface CustomFieldUse {
+  readonly uid: string;
+  readonly known: boolean;
 }
 
 export interface MediaAttribute extends AttributeCommon {
