@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
 import { validationError } from '../errors/app-error.js';
 import { TEXT_SNIFF_BYTES } from '../limits.js';
+import { servedTypeOf } from './storage-provider.js';
 
 /**
  * What a file is, decided from its bytes and never from the client's claim: binary formats by
@@ -38,29 +39,13 @@ const BINARY_ALIASES: Readonly<Record<string, readonly string[]>> = {
   gz: ['tgz'],
 };
 
-/** Text types known by extension; other text is stored as text/plain with `.txt`. */
-const TEXT_TYPES: Readonly<Record<string, string>> = {
-  txt: 'text/plain',
-  text: 'text/plain',
-  log: 'text/plain',
-  csv: 'text/csv',
-  tsv: 'text/tab-separated-values',
-  md: 'text/markdown',
-  markdown: 'text/markdown',
-  json: 'application/json',
-  yaml: 'application/yaml',
-  yml: 'application/yaml',
-  ics: 'text/calendar',
-  vtt: 'text/vtt',
-  srt: 'application/x-subrip',
-  css: 'text/css',
-  rtf: 'application/rtf',
-  ini: 'text/plain',
-  conf: 'text/plain',
-  toml: 'application/toml',
-  sql: 'application/sql',
-};
+/**
+ * Extensions kept for text; the type stored is the one `/uploads` serves them with (servedTypeOf),
+ * so the stored `mime` and the served Content-Type agree. Other text is text/plain with `.txt`.
+ */
+const TEXT_EXTENSIONS = new Set(['txt', 'text', 'log', 'csv', 'tsv', 'md', 'markdown', 'json', 'yaml', 'yml', 'ics', 'vtt', 'srt', 'css', 'rtf', 'ini', 'conf', 'toml', 'sql']);
 
+const OCTET_STREAM = 'application/octet-stream';
 const PLAIN_EXT = /^\.[A-Za-z0-9]{1,16}$/;
 
 /** Strapi's message for a refused type (transcript 130). */
@@ -77,9 +62,16 @@ async function readHead(path: string): Promise<Buffer> {
   }
 }
 
-/** Valid UTF-8 without NUL bytes (a multi-byte character cut at the end of the window is fine). */
+/**
+ * Control bytes that text never holds (file(1)'s rule: NUL, C0 controls other than BEL, BS, TAB,
+ * LF, VT, FF, CR and ESC, and DEL). One of them makes a file binary even when it decodes as UTF-8.
+ */
+const BINARY_BYTES = new Uint8Array(256);
+for (const b of [0, 1, 2, 3, 4, 5, 6, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 127]) BINARY_BYTES[b] = 1;
+
+/** Valid UTF-8 without binary control bytes (a multi-byte character cut at the end of the window is fine). */
 function isText(head: Buffer, complete: boolean): boolean {
-  if (head.includes(0)) return false;
+  for (const byte of head) if (BINARY_BYTES[byte] === 1) return false;
   const decoder = new TextDecoder('utf-8', { fatal: true });
   for (let cut = 0; cut <= (complete ? 0 : 3); cut++) {
     try {
@@ -133,9 +125,12 @@ export async function sniffFile(path: string, size: number, clientExt: string): 
     const markup = markupType(text) ?? (detected ? 'application/xml' : null);
     if (markup && DENIED_TYPES.has(markup)) throw deniedType(markup);
     if (markup === 'application/xml') return { mime: markup, ext: keptExtension(clientExt, (bare) => bare === 'xml') ?? '.xml' };
-    const known = keptExtension(clientExt, (bare) => TEXT_TYPES[bare] !== undefined);
-    if (known) return { mime: TEXT_TYPES[known.slice(1).toLowerCase()] ?? 'text/plain', ext: known };
+    const known = keptExtension(clientExt, (bare) => TEXT_EXTENSIONS.has(bare));
+    if (known) return { mime: servedTypeOf(known), ext: known };
     return { mime: 'text/plain', ext: '.txt' };
   }
-  return { mime: 'application/octet-stream', ext: keptExtension(clientExt, (bare) => !ACTIVE_EXTENSIONS.has(bare)) ?? '.bin' };
+  // Unrecognised bytes: a name never makes them a PDF or an image. The client's extension stays
+  // only when it implies no type of its own (`.dat`), so they are served as an attachment.
+  const opaque = (bare: string) => !ACTIVE_EXTENSIONS.has(bare) && servedTypeOf(`.${bare}`) === OCTET_STREAM;
+  return { mime: OCTET_STREAM, ext: keptExtension(clientExt, opaque) ?? '.bin' };
 }

@@ -1,3 +1,5 @@
+import { lookup } from 'mime-types';
+
 /**
  * Where media bytes live. Every implementation passes the one contract suite in
  * test/uploads/provider-contract.ts; the upload service knows nothing else about storage.
@@ -47,4 +49,13 @@ export function isInlineSafe(mime: string): boolean {
   const type = mime.split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === 'image/svg+xml') return false;
   return /^(image|video|audio)\//.test(type) || ['text/plain', 'text/csv', 'application/pdf', 'application/json'].includes(type);
+}
+
+/**
+ * The type `/uploads/<name>` is served with, from the extension alone (the table express's static
+ * files use): the sniffer keeps a client's extension only when it implies the type it detected.
+ */
+export function servedTypeOf(ext: string): string {
+  const type = ext === '' ? false : lookup(ext);
+  return type === false ? 'application/octet-stream' : type;
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -74,6 +75,18 @@ describe('serving /uploads', () => {
     expect(binary.ext).toBe('.dat');
     expect(res.headers.get('content-disposition')).toBe('attachment');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('stores and serves bytes it does not recognise as an octet-stream attachment, whatever their name claims', async () => {
+    const token = await server.token('full-access');
+    const bytes = randomBytes(64 * 1024);
+    const [file] = await json<FileObject[]>(await postUpload(server, token, [{ name: 'files', filename: 'report.pdf', bytes, type: 'application/pdf' }]), 201);
+    expect(file).toMatchObject({ name: 'report.pdf', mime: 'application/octet-stream', ext: '.bin', url: `/uploads/${file?.hash}.bin` });
+    const res = await fetch(`${server.url}${file?.url}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/octet-stream');
+    expect(res.headers.get('content-disposition')).toBe('attachment');
+    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
   it('lists no directory and never leaves the uploads folder', async () => {

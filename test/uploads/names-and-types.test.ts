@@ -79,6 +79,15 @@ describe('sniffed types', () => {
     ['XML data', Buffer.from('<?xml version="1.0"?><feed><entry/></feed>'), '.xml', { mime: 'application/xml', ext: '.xml' }],
     ['unknown binary named .dat', Buffer.from([0, 1, 2, 200, 255]), '.dat', { mime: 'application/octet-stream', ext: '.dat' }],
     ['unknown binary named .html', Buffer.from([0, 1, 2, 200, 255]), '.html', { mime: 'application/octet-stream', ext: '.bin' }],
+    ['unknown binary named .pdf', Buffer.from([0, 1, 2, 200, 255]), '.pdf', { mime: 'application/octet-stream', ext: '.bin' }],
+    ['random bytes named .pdf', randomBytes(4096), '.pdf', { mime: 'application/octet-stream', ext: '.bin' }],
+    ['unknown binary named .psd (an image type by name)', Buffer.from([0, 1, 2, 200, 255]), '.psd', { mime: 'application/octet-stream', ext: '.bin' }],
+    ['unknown binary named .bin', Buffer.from([0, 1, 2, 200, 255]), '.bin', { mime: 'application/octet-stream', ext: '.bin' }],
+    ['UTF-8 with a control byte named .txt', Buffer.from('hello\x01world'), '.txt', { mime: 'application/octet-stream', ext: '.bin' }],
+    ['UTF-8 with a control byte named .pdf', Buffer.from('report\x02'), '.pdf', { mime: 'application/octet-stream', ext: '.bin' }],
+    ['text with tabs, escapes and CRLF named .log', Buffer.from('a\tb\x1b[0m\r\n'), '.log', { mime: 'text/plain', ext: '.log' }],
+    ['text named .pdf', Buffer.from('hello'), '.pdf', { mime: 'text/plain', ext: '.txt' }],
+    ['text named .yml gets the type it is served with', Buffer.from('a: 1\n'), '.yml', { mime: 'text/yaml', ext: '.yml' }],
   ])('%s', async (_what, bytes, clientExt, expected) => {
     expect(await sniff(bytes, clientExt)).toEqual(expected);
   });
