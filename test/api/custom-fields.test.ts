@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminRequest, registerOwner } from '../admin/helpers.js';
+import { adminRequest, eventually, registerOwner } from '../admin/helpers.js';
 import { collection, dataOf, expectJson, listOf, writeProject } from '../helpers/project.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -115,6 +115,33 @@ describe('an unknown custom field', () => {
     ]);
     const created = await dataOf(await post({ name: 'Any', widget: [1, 'two', { three: null }] }), 201);
     expect(created.widget).toEqual([1, 'two', { three: null }]);
+  });
+});
+
+describe('an unknown custom field in a schema added while running', () => {
+  it('is named in a warning when the schemas reload', async () => {
+    const folder = join(root, 'src/api/sticker/content-types/sticker');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'schema.json'), JSON.stringify(collection('sticker', 'stickers', { shape: { type: 'customField', customField: 'plugin::acme.shape' } })));
+    const warning = 'schemas: api::sticker.sticker attribute "shape": custom field "plugin::acme.shape" is not one Hearth knows';
+    await eventually(async () => server.logs.some((l) => l.startsWith(warning)));
+    expect(server.logs.filter((l) => l.includes('"plugin::acme.widget" is not one'))).toHaveLength(1);
+    const created = await dataOf(await server.request('/api/stickers', { method: 'POST', token, json: { data: { shape: { sides: 6 } } } }), 201);
+    expect(created.shape).toEqual({ sides: 6 });
+  });
+});
+
+describe('a custom field without its uid', () => {
+  it('stops the start, naming the attribute', async () => {
+    const dir = await writeProject({ types: { swatch: collection('swatch', 'swatches', { color: { type: 'customField', options: {} } }) } });
+    const dataDir = await mkdtemp(join(tmpdir(), 'hearth-test-'));
+    try {
+      await expect(startTestServer({ schemas: dir, dataDir })).rejects.toThrow(
+        'src/api/swatch/content-types/swatch/schema.json: attribute "color": "customField" must name the custom field (plugin::<plugin>.<name> or global::<name>)',
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
