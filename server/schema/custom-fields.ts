@@ -70,7 +70,7 @@ export function unknownCustomFieldWarnings(models: readonly Model[]): string[] {
       out.push(
         `schemas: ${model.uid} attribute "${attr.name}": custom field "${attr.customField.uid}" is not one Hearth knows; ` +
           `its values are stored as ${UNKNOWN_CUSTOM_FIELD_TYPE}. Name its base type in ${PROJECT_CONFIG_FILE}: ` +
-          `{ "customFields": { "${attr.customField.uid}": "string" } }`,
+          `{ "customFields": { "${attr.customField.uid}": "<the type its plugin registers>" } }`,
       );
     }
   }

@@ -111,7 +111,7 @@ describe('an unknown custom field', () => {
   it('is stored as json and named in a warning at start', async () => {
     expect(server.logs.filter((l) => l.includes('custom field'))).toEqual([
       'schemas: api::swatch.swatch attribute "widget": custom field "plugin::acme.widget" is not one Hearth knows; its values are stored as json. ' +
-        'Name its base type in hearth.json: { "customFields": { "plugin::acme.widget": "string" } }',
+        'Name its base type in hearth.json: { "customFields": { "plugin::acme.widget": "<the type its plugin registers>" } }',
     ]);
     const created = await dataOf(await post({ name: 'Any', widget: [1, 'two', { three: null }] }), 201);
     expect(created.widget).toEqual([1, 'two', { three: null }]);
