@@ -2,26 +2,51 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { USERS_PERMISSIONS_MODELS } from '../users/models.js';
+import { FILE_MODEL, FILE_PLUGIN_SCHEMA } from './file-model.js';
 import { parseContentType, SchemaError } from './parse.js';
 import type { Attribute, ContentTypeModel } from './types.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A plugin content type a project may extend, and what Hearth needs an extension of it to keep. */
+interface Extendable {
+  /** Hearth's model of it. */
+  readonly base: ContentTypeModel;
+  /** The plugin's schema.json as Strapi declares it: the extension's top-level keys replace its keys. */
+  readonly schema: Json;
+  /**
+   * Plugin attributes Hearth stores its own way rather than from the schema (the file's `related`
+   * links and `folder`): an extension keeps them as the plugin declares them, and the merged
+   * model leaves them out.
+   */
+  readonly apart: readonly string[];
+  /** Columns of the plugin's table that no attribute declares: an added attribute may not take them. */
+  readonly columns: readonly string[];
+  /**
+   * Whether only scalar attributes may be added: the media library writes its rows itself
+   * (uploads, replacements, fileInfo), column by column.
+   */
+  readonly scalarsOnly: boolean;
+}
+
 /**
  * Plugin content types a project may extend in `src/extensions/<plugin>/content-types/<name>/schema.json`,
- * by folder. The media library's file model (`upload/file`) is Hearth's own table layout, not a
- * schema: its extensions are not read yet.
+ * by folder: the users & permissions user and role, and the media library's file.
  */
-const EXTENDABLE: ReadonlyMap<string, ContentTypeModel> = new Map(
-  USERS_PERMISSIONS_MODELS.map((m) => [`users-permissions/${m.singularName}`, m]),
-);
+const EXTENDABLE: ReadonlyMap<string, Extendable> = new Map([
+  ...USERS_PERMISSIONS_MODELS.map((m): [string, Extendable] => [`users-permissions/${m.singularName}`, { base: m, schema: m.raw, apart: [], columns: [], scalarsOnly: false }]),
+  ['upload/file', { base: FILE_MODEL, schema: FILE_PLUGIN_SCHEMA, apart: ['related', 'folder'], columns: ['folder_id'], scalarsOnly: true }],
+]);
 
 /**
  * Targets of plugin attributes Hearth does not model: Strapi's role schema relates to
  * `plugin::users-permissions.permission`, which Hearth keeps as action names instead.
  */
 const UNMODELLED_TARGETS = new Set(['plugin::users-permissions.permission']);
+
+/** What an attribute stored apart must keep: it is read by Hearth's own code, not from the schema. */
+const APART_KEYS = ['type', 'relation', 'target'] as const;
 
 /** What a base attribute must keep in an extension for Hearth's own code to go on working. */
 function essentials(attr: Attribute): unknown {
@@ -35,38 +60,71 @@ function essentials(attr: Attribute): unknown {
   }
 }
 
+/** The attributes of a merged schema without those Hearth stores apart, each checked to be kept as the plugin declares it. */
+function withoutApart(entry: Extendable, attributes: unknown, refuse: (what: string) => never): unknown {
+  if (!isObject(attributes)) return attributes;
+  const out = { ...attributes };
+  for (const [name, raw] of Object.entries(out)) {
+    if (isObject(raw) && typeof raw.target === 'string' && UNMODELLED_TARGETS.has(raw.target)) delete out[name];
+  }
+  const declared = isObject(entry.schema.attributes) ? entry.schema.attributes : {};
+  for (const name of entry.apart) {
+    const plugin = isObject(declared[name]) ? declared[name] : {};
+    const given = out[name];
+    if (given === undefined) refuse(`attribute "${name}" is missing`);
+    if (!isObject(given) || APART_KEYS.some((key) => given[key] !== plugin[key])) refuse(`attribute "${name}" must stay as the plugin declares it ${JSON.stringify(plugin)}`);
+    delete out[name];
+  }
+  return out;
+}
+
+/** Refuses added attributes Hearth cannot store beside the plugin's own: other kinds than scalars where only scalars fit, names its table already uses. */
+function checkAdded(entry: Extendable, parsed: ContentTypeModel, where: string): void {
+  const taken = new Set(entry.columns.map((c) => c.toLowerCase()));
+  for (const attr of parsed.attributes.values()) {
+    if (entry.base.attributes.has(attr.name)) continue;
+    if (taken.has(attr.name.toLowerCase())) throw new SchemaError(`${where}: attribute "${attr.name}" would take the column "${attr.name}" Hearth keeps in ${entry.base.table}`);
+    if (entry.scalarsOnly && attr.kind !== 'scalar') {
+      throw new SchemaError(`${where}: attribute "${attr.name}" is a ${attr.kind}; Hearth adds only scalar attributes (string, text, number, boolean, date, json, enumeration...) to ${entry.base.uid}`);
+    }
+  }
+  for (const morph of parsed.morphs?.values() ?? []) {
+    if (entry.scalarsOnly) throw new SchemaError(`${where}: attribute "${morph.name}" is a ${morph.relation} relation; Hearth adds only scalar attributes (string, text, number, boolean, date, json, enumeration...) to ${entry.base.uid}`);
+  }
+}
+
 /**
  * Strapi's merge (`applyUserExtension`): the extension's top-level keys replace the plugin's, so its
  * `attributes` is the whole attribute list. Hearth refuses what its own code relies on: the table,
  * the API names, no draft & publish or locales, and every base attribute with its type.
  */
-export function extendPluginModel(base: ContentTypeModel, extension: unknown, where: string): ContentTypeModel {
+function extendPluginModel(entry: Extendable, extension: unknown, where: string): ContentTypeModel {
+  const { base, schema } = entry;
   if (!isObject(extension)) throw new SchemaError(`${where}: must be a JSON object`);
-  const merged: Json = { ...base.raw, ...extension };
-  const attributes = isObject(merged.attributes) ? { ...merged.attributes } : merged.attributes;
-  if (isObject(attributes)) {
-    for (const [name, raw] of Object.entries(attributes)) {
-      if (isObject(raw) && typeof raw.target === 'string' && UNMODELLED_TARGETS.has(raw.target)) delete attributes[name];
-    }
-  }
-  const [plugin = '', name = ''] = base.uid.replace(/^plugin::/, '').split('.');
-  const parsed = parseContentType({ ...merged, attributes }, plugin, name, where);
-  const refuse = (what: string) => {
+  const refuse = (what: string): never => {
     throw new SchemaError(`${where}: ${what} (Hearth serves ${base.uid} with it)`);
   };
-  if (parsed.table !== base.table) refuse(`"collectionName" must stay "${base.collectionName}"`);
+  const merged: Json = { ...schema, ...extension };
+  const attributes = withoutApart(entry, merged.attributes, refuse);
+  const [plugin = '', name = ''] = base.uid.replace(/^plugin::/, '').split('.');
+  const parsed = parseContentType({ ...merged, attributes }, plugin, name, where);
+  const collectionName = typeof schema.collectionName === 'string' ? schema.collectionName : base.collectionName;
+  if (parsed.collectionName !== collectionName) refuse(`"collectionName" must stay "${collectionName}"`);
   if (parsed.kind !== base.kind) refuse(`"kind" must stay "${base.kind}"`);
   if (parsed.singularName !== base.singularName || parsed.pluralName !== base.pluralName) {
     refuse(`"info.singularName" and "info.pluralName" must stay "${base.singularName}" and "${base.pluralName}"`);
   }
   if (parsed.draftAndPublish) refuse('"options.draftAndPublish" must stay false');
   if (parsed.localized) refuse('"pluginOptions.i18n.localized" must stay false');
+  const declared = isObject(schema.attributes) ? schema.attributes : {};
   for (const attr of base.attributes.values()) {
     const given = parsed.attributes.get(attr.name);
     if (given === undefined) refuse(`attribute "${attr.name}" is missing`);
-    else if (!isDeepStrictEqual(essentials(given), essentials(attr))) refuse(`attribute "${attr.name}" must stay as the plugin declares it ${JSON.stringify(attr.raw)}`);
+    else if (!isDeepStrictEqual(essentials(given), essentials(attr))) refuse(`attribute "${attr.name}" must stay as the plugin declares it ${JSON.stringify(declared[attr.name] ?? attr.raw)}`);
   }
-  return { ...parsed, uid: base.uid, builtIn: true };
+  checkAdded(entry, parsed, where);
+  // The file's rows live in Hearth's own table, whatever name Strapi's schema gives it.
+  return { ...parsed, uid: base.uid, builtIn: true, collectionName: base.collectionName, table: base.table };
 }
 
 async function readIfPresent(file: string): Promise<string | null> {
@@ -98,11 +156,10 @@ export async function loadExtensions(root: string): Promise<ContentTypeModel[]> 
   const dir = join(root, 'src', 'extensions');
   for (const plugin of await subfolders(dir)) {
     for (const name of await subfolders(join(dir, plugin, 'content-types'))) {
-      const key = `${plugin}/${name}`;
-      const base = EXTENDABLE.get(key);
+      const entry = EXTENDABLE.get(`${plugin}/${name}`);
       const file = join(dir, plugin, 'content-types', name, 'schema.json');
       const where = relative(root, file) || file;
-      if (base === undefined) continue;
+      if (entry === undefined) continue;
       const text = await readIfPresent(file);
       if (text === null) continue;
       let raw: unknown;
@@ -111,7 +168,7 @@ export async function loadExtensions(root: string): Promise<ContentTypeModel[]> 
       } catch (err) {
         throw new SchemaError(`${where}: not valid JSON (${(err as Error).message})`);
       }
-      out.push(extendPluginModel(base, raw, where));
+      out.push(extendPluginModel(entry, raw, where));
     }
   }
   return out;

@@ -1,3 +1,4 @@
+import type { Registry } from './registry.js';
 import type { Attribute, ContentTypeModel, ScalarAttribute, ScalarType } from './types.js';
 import { FILE_UID } from './types.js';
 
@@ -63,3 +64,38 @@ export const FILE_MODEL: ContentTypeModel = {
     ].map((a) => [a.name, a]),
   ),
 };
+
+/**
+ * Strapi's `plugin::upload.file` schema, attribute for attribute (its experimental `indexes` left
+ * out): what a project's `src/extensions/upload/content-types/file/schema.json` is merged into.
+ * Hearth keeps the rows in `hearth_files`, whatever `collectionName` says.
+ */
+export const FILE_PLUGIN_SCHEMA: Readonly<Record<string, unknown>> = {
+  collectionName: 'files',
+  info: { singularName: 'file', pluralName: 'files', displayName: 'File', description: '' },
+  options: {},
+  pluginOptions: { 'content-manager': { visible: false }, 'content-type-builder': { visible: false } },
+  attributes: {
+    name: { type: 'string', configurable: false, required: true },
+    alternativeText: { type: 'text', configurable: false },
+    caption: { type: 'text', configurable: false },
+    focalPoint: { type: 'json', configurable: false },
+    width: { type: 'integer', configurable: false },
+    height: { type: 'integer', configurable: false },
+    formats: { type: 'json', configurable: false },
+    hash: { type: 'string', configurable: false, required: true },
+    ext: { type: 'string', configurable: false },
+    mime: { type: 'string', configurable: false, required: true },
+    size: { type: 'decimal', configurable: false, required: true },
+    url: { type: 'text', configurable: false, required: true },
+    previewUrl: { type: 'text', configurable: false },
+    provider: { type: 'string', configurable: false, required: true },
+    provider_metadata: { type: 'json', configurable: false },
+    related: { type: 'relation', relation: 'morphToMany', configurable: false },
+    folder: { type: 'relation', relation: 'manyToOne', target: 'plugin::upload.folder', inversedBy: 'files', private: true },
+    folderPath: { type: 'string', minLength: 1, required: true, private: true, searchable: false },
+  },
+};
+
+/** The file model the project serves: Hearth's, or the project's extension of it (schema/extensions.ts). */
+export const fileModel = (registry: Registry): ContentTypeModel => registry.contentType(FILE_UID) ?? FILE_MODEL;

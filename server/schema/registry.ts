@@ -249,8 +249,8 @@ export function buildRegistry(project: ProjectSchemas): Registry {
     componentsTable: componentsTableName,
   };
   for (const model of models) for (const { name, what } of relationNames(model, registry)) claim(name, model.uid, what);
-  // The plugin's own tables are claimed above under its name; an extension's extra ones join them.
-  for (const model of plugins) for (const { name, what } of relationNames(model, registry)) claim(name, 'plugin::users-permissions', what);
+  // The plugin's own tables are claimed above under its name (hearth_ names are Hearth's alone); an extension's extra ones join them.
+  for (const model of plugins) for (const { name, what } of relationNames(model, registry)) claim(name, model.uid.replace(/\.[^.]*$/, ''), what);
   return registry;
 }
 

@@ -7,7 +7,7 @@ import { convertSort } from '../query/sort.js';
 import { validateFields, validateFilters, validateSort, type CanRead } from '../query/validate.js';
 import { defaultFields } from '../documents/serialize.js';
 import type { Registry } from '../schema/registry.js';
-import { FILE_MODEL } from '../schema/file-model.js';
+import { FILE_MODEL, fileModel } from '../schema/file-model.js';
 import { textOf } from '../query/coerce.js';
 
 /**
@@ -74,16 +74,17 @@ function readPopulate(raw: unknown): FileQuery['related'] {
   return related;
 }
 
-/** Validates and converts filters, sort, fields and populate, in Strapi's order. */
+/** Validates and converts filters, sort, fields and populate, in Strapi's order, against the project's file model. */
 export function readFileQuery(raw: Raw, registry: Registry, canRead: CanRead): FileQuery {
-  if (!isEmpty(raw.filters)) validateFilters(raw.filters, FILE_MODEL, registry, canRead);
-  if (!isEmpty(raw.sort)) validateSort(raw.sort, FILE_MODEL, registry, canRead);
-  if (!isEmpty(raw.fields)) validateFields(raw.fields, FILE_MODEL);
+  const model = fileModel(registry);
+  if (!isEmpty(raw.filters)) validateFilters(raw.filters, model, registry, canRead);
+  if (!isEmpty(raw.sort)) validateSort(raw.sort, model, registry, canRead);
+  if (!isEmpty(raw.fields)) validateFields(raw.fields, model);
   const related = readPopulate(raw.populate);
   return {
-    filters: isNil(raw.filters) ? null : convertFilters(raw.filters, FILE_MODEL, registry),
+    filters: isNil(raw.filters) ? null : convertFilters(raw.filters, model, registry),
     sort: convertSort(raw.sort),
-    fields: (isNil(raw.fields) ? null : convertFields(raw.fields, FILE_MODEL)) ?? defaultFields(FILE_MODEL),
+    fields: (isNil(raw.fields) ? null : convertFields(raw.fields, model)) ?? defaultFields(model),
     related,
   };
 }

@@ -4,7 +4,7 @@ import { countRows, listRows, type ReadScope } from '../documents/read.js';
 import { defaultFields, serializeRow } from '../documents/serialize.js';
 import type { Pagination } from '../query/ast.js';
 import type { Registry } from '../schema/registry.js';
-import { FILE_MODEL } from '../schema/file-model.js';
+import { fileModel } from '../schema/file-model.js';
 import type { FileUrls } from './file-access.js';
 import type { FileQuery } from './file-query.js';
 import { populateRelated, type FileItem } from './related.js';
@@ -23,8 +23,8 @@ export type CanRead = (uid: string) => boolean;
 
 /**
  * Reads of the media library for the upload endpoints. File objects are printed in Strapi's
- * column order, then `related` when populated, then `isUrlSigned` (which only the upload
- * endpoints print, never media populated into entries).
+ * column order (with the attributes a project's extension adds), then `related` when populated,
+ * then `isUrlSigned` (which only the upload endpoints print, never media populated into entries).
  */
 export function createFileReads(deps: FileReadDeps) {
   const { database, provider, urls } = deps;
@@ -32,7 +32,8 @@ export function createFileReads(deps: FileReadDeps) {
   const context = (): CompileContext => ({ kind: database.kind, registry: deps.registry(), aliases: 0 });
 
   async function shape(rows: readonly Row[], fields: readonly string[], related: FileQuery['related'], canRead: CanRead) {
-    const items: FileItem[] = rows.map((row) => ({ id: Number(row.id), out: serializeRow(FILE_MODEL, row, fields) }));
+    const model = fileModel(deps.registry());
+    const items: FileItem[] = rows.map((row) => ({ id: Number(row.id), out: serializeRow(model, row, fields) }));
     if (related) await populateRelated({ db, registry: deps.registry(), canRead, items, mode: related });
     await urls.present(items.map((i) => i.out));
     return items.map((item, i) => {
@@ -45,8 +46,9 @@ export function createFileReads(deps: FileReadDeps) {
   async function list(query: FileQuery, pagination: Pagination, canRead: CanRead): Promise<{ items: Record<string, unknown>[]; total?: number }> {
     const scope: ReadScope = { status: 'published', locale: null, publicationFilter: null, search: null, filters: query.filters };
     const columns = [...new Set([...query.fields, 'provider'])];
-    const rows = await listRows(db, context(), FILE_MODEL, { scope, fields: columns, sort: query.sort, pagination });
-    const total = pagination.withCount ? await countRows(db, context(), FILE_MODEL, scope) : undefined;
+    const model = fileModel(deps.registry());
+    const rows = await listRows(db, context(), model, { scope, fields: columns, sort: query.sort, pagination });
+    const total = pagination.withCount ? await countRows(db, context(), model, scope) : undefined;
     const items = await shape(rows, query.fields, query.related, canRead);
     return total === undefined ? { items } : { items, total };
   }
@@ -54,9 +56,10 @@ export function createFileReads(deps: FileReadDeps) {
   /** One file with every field (Strapi's findOne ignores `fields`), or null. */
   async function one(id: number, related: FileQuery['related'], canRead: CanRead): Promise<Record<string, unknown> | null> {
     if (!Number.isSafeInteger(id)) return null;
-    const row = await db.selectFrom(FILE_MODEL.table).selectAll().where('id', '=', id).executeTakeFirst();
+    const model = fileModel(deps.registry());
+    const row = await db.selectFrom(model.table).selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return null;
-    const [item] = await shape([row], defaultFields(FILE_MODEL), related, canRead);
+    const [item] = await shape([row], defaultFields(model), related, canRead);
     return item ?? null;
   }
 

@@ -94,11 +94,15 @@ export async function fileRow(db: Db, id: number): Promise<Row | undefined> {
   return db.selectFrom('hearth_files').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Inserts a new file into a folder; every timestamp is `now`, as Strapi's files are never drafts. */
-export async function insertFile(db: Db, values: FileValues, folder: Folder, now: string): Promise<number> {
+/**
+ * Inserts a new file into a folder; every timestamp is `now`, as Strapi's files are never drafts.
+ * `extras`: stored values of the attributes a project's extension adds (file-extras.ts).
+ */
+export async function insertFile(db: Db, values: FileValues, folder: Folder, now: string, extras: Readonly<Record<string, unknown>> = {}): Promise<number> {
   const row = await db
     .insertInto('hearth_files')
     .values({
+      ...extras,
       documentId: newDocumentId(),
       name: values.name,
       alternativeText: values.alternativeText,

@@ -2,6 +2,7 @@ import type { Database } from '../db/database.js';
 import { notFound } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
 import { checkPath, type FileInfo, type LinkRequest } from './file-info.js';
+import { extraDefaults } from './file-extras.js';
 import { bytesToKilobytes, rerollHash } from './file-names.js';
 import { deleteFileRow, fileRow, insertFile, storedFile, updateFile, type FileValues, type FormatRecord, type StoredFile } from './file-rows.js';
 import { apiUploadsFolder } from './folder.js';
@@ -135,10 +136,11 @@ export function createUploadService(deps: UploadDeps) {
         });
       }
       const defaultLocale = await deps.defaultLocale();
+      const extras = extraDefaults(registry);
       return await db.transaction().execute(async (trx) => {
         const folder = await apiUploadsFolder(trx, deps.now().toISOString());
         const ids: number[] = [];
-        for (const value of values) ids.push(await insertFile(trx, value, folder, deps.now().toISOString()));
+        for (const value of values) ids.push(await insertFile(trx, value, folder, deps.now().toISOString(), extras));
         if (link) await applyLink({ db: trx, registry, now: () => deps.now().toISOString(), defaultLocale }, link, ids);
         return ids;
       });
