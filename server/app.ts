@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import express, { type NextFunction, type Request, type Response } from 'express';
-import { AppError, notFound } from './errors/app-error.js';
+import express, { type Request, type Response } from 'express';
+import { notFound } from './errors/app-error.js';
 import { adminApi } from './http/admin-api.js';
 import { adminRoles } from './http/admin-roles.js';
 import { adminUi } from './http/admin-ui.js';
 import { contentApi } from './http/content-api.js';
+import { finalErrorHandler } from './http/error-handler.js';
 import { cors, hostCheck, originPolicy } from './http/guards.js';
 import { sendError } from './http/respond.js';
 import { staticUploads } from './http/static-uploads.js';
@@ -32,25 +32,6 @@ export function createApp(services: Services): express.Express {
   app.use('/admin/api', adminApi(services, { extraRoutes: [adminRoles(services)] }));
   app.use('/admin', adminUi(services.adminUiDir, services.config));
   app.use((_req: Request, res: Response) => sendError(res, notFound()));
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    if (err instanceof AppError) {
-      sendError(res, err);
-      return;
-    }
-    // A path segment that is not valid percent-encoding (`/api/articles/%ZZ`): the client's mistake.
-    if (err instanceof URIError) {
-      sendError(res, new AppError('BadRequestError', 'Bad Request', {}));
-      return;
-    }
-    const id = randomBytes(6).toString('hex');
-    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    services.log(`[${id}] ${req.method} ${req.originalUrl} failed: ${detail}`);
-    res.set('X-Request-Id', id);
-    sendError(res, new AppError('InternalServerError', 'Internal Server Error'));
-  });
+  app.use(finalErrorHandler(services.log));
   return app;
 }

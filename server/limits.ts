@@ -8,9 +8,19 @@ export const QS_PARAMETER_LIMIT = 1000;
 /** Default and maximum page size (`api.rest.defaultLimit` / `api.rest.maxLimit`). */
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
+/**
+ * Largest start or limit of a list (`page` x `pageSize` included): beyond it a number is no longer
+ * exact, and past 2^63 the database refuses it. A larger value is a 400 ValidationError.
+ */
+export const MAX_PAGINATION_VALUE = Number.MAX_SAFE_INTEGER;
 
 /** Largest JSON request body, as koa-body's default `jsonLimit` (1 MB). */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+/**
+ * Deepest nesting of arrays and objects in JSON a request carries (body, multipart `fileInfo`):
+ * far above what a blocks editor writes, far below what overflows the stack of recursive code.
+ */
+export const MAX_JSON_DEPTH = 100;
 
 /** Largest upload accepted unless UPLOAD_SIZE_LIMIT says otherwise (200 MB). */
 export const DEFAULT_UPLOAD_SIZE_LIMIT = 209_715_200;

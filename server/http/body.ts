@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { AppError } from '../errors/app-error.js';
 import { MAX_JSON_BODY_BYTES } from '../limits.js';
+import { assertJsonDepth } from './json-depth.js';
 import { parseQueryString } from './query-string.js';
 
 const isJsonType = (type: string) => type === 'application/json' || type.endsWith('+json');
@@ -38,13 +39,15 @@ function ordinary(value: unknown): unknown {
 
 /**
  * Reads a JSON (or urlencoded) body as koa-body does for Strapi: other content types leave the
- * body empty; malformed JSON is a 400 `SyntaxError` whose message is the parser's.
+ * body empty; malformed JSON is a 400 `SyntaxError` whose message is the parser's, and JSON
+ * nested past MAX_JSON_DEPTH a 400 `ValidationError` (checked on the text, before parsing).
  */
 export async function readBody(req: Request): Promise<unknown> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (isJsonType(type)) {
     const text = await readText(req, MAX_JSON_BODY_BYTES);
     if (text.trim() === '') return undefined;
+    assertJsonDepth(text, 'The request body');
     try {
       return JSON.parse(text);
     } catch (err) {

@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import type { MulterError } from 'multer';
 import { AppError, validationError } from '../errors/app-error.js';
 import { MAX_UPLOAD_FIELD_BYTES, MAX_UPLOAD_FIELDS, MAX_UPLOAD_FILES } from '../limits.js';
+import { assertJsonDepth } from './json-depth.js';
 import type { IncomingFile } from '../uploads/prepare.js';
 import { UPLOAD_TEMP_PREFIX } from '../uploads/uploads.js';
 
@@ -42,6 +43,21 @@ function toAppError(err: unknown, multerError: typeof MulterError): unknown {
   return err;
 }
 
+const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
+
+/**
+ * Form fields that carry JSON text (`fileInfo`, one or one per file) are checked for nesting
+ * before anything parses them. The structure around them comes from field names (`fileInfo[0]`),
+ * which busboy bounds in length.
+ */
+function checkJsonFields(value: unknown, name: string): void {
+  if (typeof value === 'string') {
+    if (looksLikeJson(value)) assertJsonDepth(value, name);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, inner] of Object.entries(value)) checkJsonFields(inner, Array.isArray(value) ? `${name}[${key}]` : `${name}.${key}`);
+  }
+}
+
 /**
  * Reads a multipart upload, streaming every `files` part to its own temp file in a fresh
  * directory under `tmpRoot` (in the data dir, so stored files are then renamed, not copied).
@@ -77,6 +93,12 @@ export async function readUploadForm(req: Request, res: Response, options: { tmp
     throw toAppError(err, multer.MulterError);
   }
   const body: unknown = req.body;
+  try {
+    if (isRecord(body)) for (const [name, value] of Object.entries(body)) checkJsonFields(value, name);
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
   const received: unknown = req.files;
   const files = Array.isArray(received) ? (received as Express.Multer.File[]) : [];
   return {
