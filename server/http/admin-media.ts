@@ -3,8 +3,8 @@ import { createMediaFolders, FolderInputError } from '../admin/media-folders.js'
 import { whereUsed } from '../admin/where-used.js';
 import { notFound } from '../errors/app-error.js';
 import { ADMIN_DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits.js';
-import type { FilterNode, Pagination } from '../query/ast.js';
-import { paginationMeta } from '../query/pagination.js';
+import type { FilterNode } from '../query/ast.js';
+import { boundedPagination, paginationMeta } from '../query/pagination.js';
 import type { Services } from '../services.js';
 import { readFileQuery } from '../uploads/file-query.js';
 import { fieldError, idParam, objectBody, queryInteger, requiredString, type Json } from './admin-input.js';
@@ -99,7 +99,7 @@ export function mediaRoutes(services: Services): express.Router {
     const max = services.config.maxLimit ?? MAX_PAGE_SIZE;
     const page = queryInteger(raw.page, 'page', 1, Number.MAX_SAFE_INTEGER);
     const pageSize = queryInteger(raw.pageSize, 'pageSize', ADMIN_DEFAULT_PAGE_SIZE, max);
-    const pagination: Pagination = { mode: 'page', start: (page - 1) * pageSize, limit: pageSize, withCount: true };
+    const pagination = boundedPagination({ mode: 'page', start: (page - 1) * pageSize, limit: pageSize, withCount: true });
     const { items, total } = await uploads.reads.list({ ...fileQuery, filters: filters.length === 0 ? null : { kind: 'and', children: filters } }, pagination, everything);
     sendJson(res, 200, { data: items, meta: { pagination: paginationMeta(pagination, total) } });
   });

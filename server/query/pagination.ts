@@ -1,4 +1,5 @@
 import { paginationError, validationError } from '../errors/app-error.js';
+import { MAX_PAGINATION_VALUE } from '../limits.js';
 import type { Pagination } from './ast.js';
 import { numberOf } from './coerce.js';
 
@@ -74,9 +75,26 @@ export function withCount(rawPagination: unknown): boolean {
   throw validationError('Invalid withCount parameter. Expected "t","1","true","false","0","f"');
 }
 
+function checkBound(name: 'start' | 'limit', value: number | null): void {
+  if (value !== null && Math.abs(value) > MAX_PAGINATION_VALUE) {
+    throw validationError(`Invalid parameter at '${name}'. Expected integer <= ${MAX_PAGINATION_VALUE}, received: ${value}`);
+  }
+}
+
+/**
+ * Every list's window passes here (the REST parsers' `toPagination`, and the root `start`/`limit`
+ * of /api/upload/files and /api/users): a start or limit past MAX_PAGINATION_VALUE (a huge
+ * `page`, `start=1e20`) is a 400 ValidationError rather than a value the database refuses.
+ */
+export function boundedPagination(pagination: Pagination): Pagination {
+  checkBound('start', pagination.start);
+  checkBound('limit', pagination.limit);
+  return pagination;
+}
+
 /** The window as the query runs it. */
 export function toPagination(window: PageWindow, count: boolean): Pagination {
-  return { mode: window.paged ? 'page' : 'offset', start: window.start, limit: window.limit === -1 ? null : window.limit, withCount: count };
+  return boundedPagination({ mode: window.paged ? 'page' : 'offset', start: window.start, limit: window.limit === -1 ? null : window.limit, withCount: count });
 }
 
 /** `meta.pagination` for a page of results. */

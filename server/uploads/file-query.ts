@@ -2,7 +2,7 @@ import { invalidKey, paginationError, validationError } from '../errors/app-erro
 import type { FilterNode, Pagination, SortTerm } from '../query/ast.js';
 import { convertFields } from '../query/fields.js';
 import { convertFilters } from '../query/filters.js';
-import { pageWindow, toPagination, withCount, type PaginationLimits } from '../query/pagination.js';
+import { boundedPagination, pageWindow, toPagination, withCount, type PaginationLimits } from '../query/pagination.js';
 import { convertSort } from '../query/sort.js';
 import { validateFields, validateFilters, validateSort, type CanRead } from '../query/validate.js';
 import { defaultFields } from '../documents/serialize.js';
@@ -117,7 +117,7 @@ function rootPagination(raw: Raw, forced?: { start: number; limit: number }): { 
 /** `GET /api/upload/files`: every file, `pagination[...]` ignored, root `start`/`limit` honoured. */
 export function listWindow(raw: Raw): Pagination {
   const { start, limit } = rootPagination(raw);
-  return { mode: 'offset', start, limit, withCount: false };
+  return boundedPagination({ mode: 'offset', start, limit, withCount: false });
 }
 
 /**

@@ -2,7 +2,7 @@ import { validationError } from '../errors/app-error.js';
 import type { DocumentQuery, FilterNode, Pagination } from '../query/ast.js';
 import { convertFields } from '../query/fields.js';
 import { convertFilters } from '../query/filters.js';
-import { pageWindow, toPagination, type PaginationLimits } from '../query/pagination.js';
+import { boundedPagination, pageWindow, toPagination, type PaginationLimits } from '../query/pagination.js';
 import { convertPopulate } from '../query/populate.js';
 import { convertSort } from '../query/sort.js';
 import { validateFields, validateFilters, validatePopulate, validateSort, type CanRead } from '../query/validate.js';
@@ -51,7 +51,7 @@ export function userWindow(raw: Raw, limits: PaginationLimits): Pagination {
   if (!isEmpty(raw.pagination)) return toPagination(pageWindow(raw.pagination, limits), false);
   const start = rootNumber('start', raw.start, 0) ?? 0;
   const limit = rootNumber('limit', raw.limit, 0);
-  return { mode: 'offset', start, limit: limit === null || limit === -1 ? null : limit, withCount: false };
+  return boundedPagination({ mode: 'offset', start, limit: limit === null || limit === -1 ? null : limit, withCount: false });
 }
 
 /** A query narrowed to one user by numeric id. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { paginationMeta, pageWindow, toPagination, withCount } from '../../server/query/pagination.js';
+import { MAX_PAGINATION_VALUE } from '../../server/limits.js';
 import { parseDate, parseInstant, parseTime, ValueError } from '../../server/documents/values.js';
 
 const limits = { defaultLimit: 25, maxLimit: 100 };
@@ -28,6 +29,13 @@ describe("Strapi's pagination arithmetic on query-string values", () => {
   });
   it('mixing page and offset is a PaginationError', () => {
     expect(() => pageWindow({ page: '1', start: '0' }, limits)).toThrow('Cannot use both page & offset pagination in the same query');
+  });
+  it('a start or limit past MAX_PAGINATION_VALUE is a ValidationError, not a value the database refuses', () => {
+    const huge = (raw: Record<string, unknown>, max: number | null = 100) => () => toPagination(pageWindow(raw, { defaultLimit: 25, maxLimit: max }), true);
+    expect(huge({ page: '9223372036854775807' })).toThrow(`Invalid parameter at 'start'. Expected integer <= ${MAX_PAGINATION_VALUE}, received: 230584300921369400000`);
+    expect(huge({ start: '1e20' })).toThrow("Invalid parameter at 'start'");
+    expect(huge({ pageSize: '1e20' }, null)).toThrow("Invalid parameter at 'limit'");
+    expect(huge({ start: String(MAX_PAGINATION_VALUE), limit: '1' })()).toMatchObject({ start: MAX_PAGINATION_VALUE, limit: 1 });
   });
   it('a non-numeric page gives the NaN offset Strapi reports', () => {
     expect(pageWindow({ page: 'abc' }, limits).start).toBeNaN();
