@@ -8,6 +8,7 @@ import { lookupField } from '../schema/fields.js';
 import { FILE_UID, type ComponentModel, type ContentTypeModel, type Model, type RelationAttribute } from '../schema/types.js';
 import { defaultFields, serializeRow } from './serialize.js';
 import { sortExpression } from './read.js';
+import { populateMorph } from './populate-morph.js';
 
 /** What populating needs besides the rows. */
 export interface PopulateEnv {
@@ -27,15 +28,17 @@ export interface Item {
 }
 
 const CHUNK = 500;
-const chunks = <T>(items: readonly T[]): T[][] => {
+/** Splits ids into chunks small enough for one `IN (...)`. */
+export const chunks = <T>(items: readonly T[]): T[][] => {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
   return out;
 };
-const unique = (ids: Iterable<number>): number[] => [...new Set(ids)];
+/** Each id once, first occurrence order. */
+export const unique = (ids: Iterable<number>): number[] => [...new Set(ids)];
 
 /** Fields to print for populated entries; with a sort, Strapi prints the requested fields before id. */
-function fieldsFor(model: Model, node: PopulateNode, relation: boolean): readonly string[] {
+export function fieldsFor(model: Model, node: PopulateNode, relation: boolean): readonly string[] {
   if (!node.fields) return defaultFields(model);
   if (relation && node.sort.length > 0) {
     const always = model.modelType === 'contentType' ? ['id', 'documentId'] : ['id'];
@@ -45,19 +48,20 @@ function fieldsFor(model: Model, node: PopulateNode, relation: boolean): readonl
 }
 
 /** Columns to read: the printed fields plus what further population needs. */
-function columnsFor(model: Model, fields: readonly string[]): string[] {
+export function columnsFor(model: Model, fields: readonly string[]): string[] {
   const set = new Set(['id', ...fields]);
   if (model.modelType === 'contentType' && model.uid !== FILE_UID) ['documentId', 'locale', 'publishedAt'].forEach((c) => set.add(c));
   return [...set];
 }
 
-function statusCondition(model: Model, alias: string, status: 'draft' | 'published'): Expression<SqlBool> | null {
+/** The publication-state condition for rows of a draft & publish type (null for others). */
+export function statusCondition(model: Model, alias: string, status: 'draft' | 'published'): Expression<SqlBool> | null {
   if (model.modelType !== 'contentType' || !model.draftAndPublish) return null;
   return status === 'draft' ? sql<SqlBool>`${sql.ref(`${alias}.publishedAt`)} IS NULL` : sql<SqlBool>`${sql.ref(`${alias}.publishedAt`)} IS NOT NULL`;
 }
 
 /** Rows linked to `parentIds` through one link table, with the parent id and order of each link. */
-async function linkedRows(
+export async function linkedRows(
   env: PopulateEnv,
   args: {
     table: string;
@@ -125,7 +129,7 @@ function windowed(rows: Row[], node: PopulateNode): Row[] {
 }
 
 /** Groups linked rows under their parents, serialising each related entry once. */
-async function attach(
+export async function attach(
   env: PopulateEnv,
   parents: readonly Item[],
   attribute: string,
@@ -324,6 +328,11 @@ export async function populateItems(env: PopulateEnv, model: Model, parents: rea
     return za - zb;
   });
   for (const node of ordered) {
+    const morph = model.morphs?.get(node.attribute);
+    if (morph) {
+      await populateMorph(env, model, parents, morph, node);
+      continue;
+    }
     const field = lookupField(model, node.attribute);
     if (!field || field.kind === 'scalar' || field.kind === 'hidden') continue;
     const attr = field.attribute;

@@ -66,6 +66,13 @@ function fromPaths(paths: string[], model: Model, registry: Registry, depth: num
   for (const path of paths.flatMap((p) => p.split(',').map((s) => s.trim())).filter(Boolean)) {
     const [head, ...rest] = path.split('.').map((s) => s.trim());
     if (!head) continue;
+    const morph = model.morphs?.get(head);
+    if (morph) {
+      const target = morph.target === undefined ? undefined : registry.model(morph.target);
+      const populate = rest.length > 0 && target ? fromPaths([rest.join('.')], target, registry, depth + 1) : new Map<string, PopulateNode>();
+      merge(out, { ...plainNode(head), populate });
+      continue;
+    }
     const field = lookupField(model, head);
     if (!field || !POPULATABLE.has(field.kind)) continue;
     let node = plainNode(head);
@@ -91,12 +98,22 @@ function fromPaths(paths: string[], model: Model, registry: Registry, depth: num
   return out;
 }
 
-/** Every populatable attribute of a model, one level (`populate=*`). */
+/** Every populatable attribute of a model, morph relations included, in schema order, one level (`populate=*`). */
 export function populateAll(model: Model): PopulateMap {
   const out = new Map<string, PopulateNode>();
-  for (const attr of model.attributes.values()) if (POPULATABLE.has(attr.kind) && !attr.private) out.set(attr.name, plainNode(attr.name));
+  const names = isRecord(model.raw.attributes) ? Object.keys(model.raw.attributes) : [...model.attributes.keys()];
+  for (const name of names) {
+    const attr = model.attributes.get(name);
+    if (attr ? POPULATABLE.has(attr.kind) && !attr.private : isPublicMorph(model, name)) out.set(name, plainNode(name));
+  }
   return out;
 }
+
+/** A morph relation of the model that is not private. */
+const isPublicMorph = (model: Model, name: string): boolean => {
+  const morph = model.morphs?.get(name);
+  return morph !== undefined && morph.raw.private !== true;
+};
 
 function toInteger(value: unknown, name: string, min: number): number {
   const n = numberOf(value);
@@ -186,8 +203,9 @@ export function convertPopulate(raw: unknown, model: Model, registry: Registry, 
   const out = new Map<string, PopulateNode>();
   for (const [key, sub] of Object.entries(raw)) {
     if (sub === null || sub === undefined) continue;
+    const morph = model.morphs?.get(key);
     const field = lookupField(model, key);
-    if (!field || !POPULATABLE.has(field.kind)) continue;
+    if (!morph && (!field || !POPULATABLE.has(field.kind))) continue;
     if (typeof sub === 'string' && (TRUE.has(sub) || FALSE.has(sub))) {
       if (TRUE.has(sub)) out.set(key, plainNode(key));
       continue;
@@ -196,7 +214,8 @@ export function convertPopulate(raw: unknown, model: Model, registry: Registry, 
       if (sub) out.set(key, plainNode(key));
       continue;
     }
-    if (field.kind === 'dynamiczone') {
+    if (field?.kind === 'dynamiczone' || (morph !== undefined && morph.target === undefined)) {
+      // Dynamic zones and morph-to relations take `on` fragments per component or target type.
       const node = dynamicZoneNode(key, sub, model, registry, depth + 1);
       if (node) out.set(key, node);
       continue;
@@ -204,7 +223,7 @@ export function convertPopulate(raw: unknown, model: Model, registry: Registry, 
     if (isRecord(sub) && sub.on !== undefined && sub.on !== null) {
       throw validationError(`Using fragments is not permitted to populate "${key}" in "${model.uid}"`);
     }
-    const target = targetOf(model, key, registry);
+    const target = morph?.target !== undefined ? registry.model(morph.target) : targetOf(model, key, registry);
     if (!target) continue;
     const node = nestedNode(key, sub, target, registry, depth + 1);
     if (node) out.set(key, node);

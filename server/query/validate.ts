@@ -1,5 +1,6 @@
 import { invalidKey } from '../errors/app-error.js';
 import { lookupField, type FieldInfo } from '../schema/fields.js';
+import type { MorphAttribute } from '../schema/morphs.js';
 import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type Model } from '../schema/types.js';
 import { isOperator } from './operators.js';
@@ -22,6 +23,8 @@ interface Visit {
   readonly path: Path;
   readonly value: unknown;
   readonly model: Model;
+  /** The key names a morph relation of `model` (kept apart from its attributes). */
+  readonly morph?: MorphAttribute;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -29,7 +32,7 @@ const isNil = (v: unknown): v is null | undefined => v === null || v === undefin
 const isEmptyValue = (v: unknown): boolean =>
   isNil(v) || v === '' || (Array.isArray(v) && v.length === 0) || (isRecord(v) && Object.keys(v).length === 0);
 
-function childPath(path: Path, key: string, field: FieldInfo | undefined): Path {
+function childPath(path: Path, key: string, field: FieldInfo | MorphAttribute | undefined): Path {
   return {
     raw: path.raw === null ? key : `${path.raw}.${key}`,
     attribute: field ? (path.attribute === null ? key : `${path.attribute}.${key}`) : path.attribute,
@@ -207,8 +210,16 @@ function validateDotPopulate(items: string[], model: Model, registry: Registry):
       const bad = () => {
         throw invalidKey({ key: head, path: fullPath, source: 'query', param: 'populate' });
       };
-      if (!field || !POPULATABLE.has(field.kind)) bad();
       const last = i === segments.length - 1;
+      const morph: MorphAttribute | undefined = current.morphs?.get(head);
+      if (morph) {
+        // A morph-to relation cannot be walked by a dotted path (Strapi's morph-like check); its inverse side can.
+        if (!last && morph.target === undefined) bad();
+        current = morph.target === undefined ? undefined : registry.model(morph.target);
+        prefix = fullPath;
+        continue;
+      }
+      if (!field || !POPULATABLE.has(field.kind)) bad();
       if (!last) {
         if (field?.kind === 'media') bad();
         if (field?.kind === 'dynamiczone' && field.attribute.kind === 'dynamiczone') {
@@ -231,6 +242,7 @@ function validateDotPopulate(items: string[], model: Model, registry: Registry):
 function allPopulatable(model: Model): Record<string, true> {
   const out: Record<string, true> = {};
   for (const attr of model.attributes.values()) if (POPULATABLE.has(attr.kind)) out[attr.name] = true;
+  for (const name of model.morphs?.keys() ?? []) out[name] = true;
   return out;
 }
 
@@ -267,9 +279,14 @@ function walkPopulate(
   }
   for (const [key, child] of entries) {
     const field = lookupField(model, key);
-    const next = childPath(path, key, field);
-    if (visit({ key, field, path: next, value: child, model, attributePosition }) === 'stop') continue;
+    const morph = field ? undefined : model.morphs?.get(key);
+    const next = childPath(path, key, field ?? morph);
+    if (visit({ key, field, morph, path: next, value: child, model, attributePosition }) === 'stop') continue;
     if (isNil(child)) continue;
+    if (morph) {
+      walkMorph(child, morph, model, next, registry, visit);
+      continue;
+    }
     if (!field) {
       if (key === 'populate') walkPopulate(child, model, next, true, registry, visit);
       if (key === 'on' && isRecord(child)) {
@@ -298,9 +315,26 @@ function walkPopulate(
   }
 }
 
+/** A morph-to relation is walked through its `on` fragments only (as Strapi's traversal does); an inverse side as a relation. */
+function walkMorph(value: unknown, morph: MorphAttribute, model: Model, path: Path, registry: Registry, visit: (v: PopulateVisit) => 'stop' | void): void {
+  if (morph.target !== undefined) {
+    const target = registry.model(morph.target);
+    if (target) walkPopulate(value, target, path, false, registry, visit);
+    return;
+  }
+  if (isRecord(value) && value.on !== undefined) walkPopulate({ on: value.on }, model, path, false, registry, visit);
+}
+
 /** Pass one: structure and attribute checks, delegating nested sort/filters/fields to their validators. */
 function checkPopulateStructure(v: PopulateVisit, registry: Registry): 'stop' | void {
   const { key, field, value } = v;
+  if (v.attributePosition && v.morph) {
+    // Inside a morph-to relation, `populate` may only be '*' (Strapi's polymorphic nested populate check).
+    if (v.morph.target === undefined && isRecord(value) && 'populate' in value && !isNil(value.populate) && value.populate !== '*') {
+      throw invalidKey({ key: 'populate', path: v.path.raw, source: 'query', param: 'populate' });
+    }
+    return;
+  }
   if (v.attributePosition && field) {
     if (!POPULATABLE.has(field.kind)) fail(v, 'populate', v.path.raw);
     return;
@@ -344,12 +378,31 @@ export function checkPopulateAccess(populate: unknown, model: Model, registry: R
     if (restricted(v, canRead)) fail(v, param);
   };
   walkPopulate(populate, model, ROOT, true, registry, (v) => {
+    if (v.morph) return refuseMorph(v, registry, canRead);
     if (v.field) return refuse('populate')(v);
     if (v.key === 'filters') walkFilters(v.value, v.model, ROOT, registry, refuse('filters'));
     else if (v.key === 'sort') walkSort(v.value, v.model, ROOT, registry, refuse('sort'));
     else if (v.key !== 'fields') return;
     return 'stop';
   });
+}
+
+/**
+ * A morph relation in a populate: an inverse side whose target the caller may not find is refused
+ * like a relation; a morph-to side is read per type (types it may not find are left out of the
+ * entries), but an `on` fragment naming such a type is refused by its uid.
+ */
+function refuseMorph(v: PopulateVisit, registry: Registry, canRead: CanRead): void {
+  const morph = v.morph;
+  if (!morph) return;
+  if (morph.target !== undefined) {
+    if (!canRead(morph.target)) fail(v, 'populate');
+    return;
+  }
+  const on = isRecord(v.value) && isRecord(v.value.on) ? v.value.on : {};
+  for (const uid of Object.keys(on)) {
+    if (registry.contentType(uid) && !canRead(uid)) throw invalidKey({ key: uid, path: `${v.path.raw}.on.${uid}`, source: 'query', param: 'populate' });
+  }
 }
 
 /** Populate validation: dot paths, or the object form walked as Strapi walks it; then the private pass, then the caller's. */
@@ -360,7 +413,7 @@ export function validatePopulate(populate: unknown, model: Model, registry: Regi
   if (dotted) validateDotPopulate(Array.isArray(populate) ? (populate as string[]) : [populate as string], model, registry);
   else walkPopulate(populate, model, ROOT, true, registry, (v) => checkPopulateStructure(v, registry));
   walkPopulate(populate, model, ROOT, true, registry, (v) => {
-    if (v.field?.private && v.field.kind !== 'scalar') fail(v, 'populate');
+    if ((v.field?.private && v.field.kind !== 'scalar') || v.morph?.raw.private === true) fail(v, 'populate');
     if (!v.field && ['sort', 'filters', 'fields'].includes(v.key)) return 'stop';
   });
   if (canRead) checkPopulateAccess(populate, model, registry, canRead);
