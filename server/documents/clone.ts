@@ -1,6 +1,7 @@
 import type { Row } from '../db/database.js';
 import { FILE_UID, type ContentTypeModel, type Model } from '../schema/types.js';
 import { insertRow, type WriteEnv } from './store.js';
+import { cloneMorphLinks } from './morph-input.js';
 
 /** Maps a related row to its counterpart in the target publication state (or drops it). */
 export async function counterpart(env: WriteEnv, target: Model, rowId: number, status: 'draft' | 'published'): Promise<number | null> {
@@ -83,6 +84,7 @@ export async function cloneChildren(env: WriteEnv, model: Model, fromId: number,
     await env.db.insertInto('hearth_files_related').values({ file_id: link.file_id, related_id: toId, related_type: model.uid, field: link.field, ord: link.ord }).execute();
   }
   if (!only) await cloneOwnerLinks(env, model, fromId, toId, status, keepInverseOrder);
+  if (!only) await cloneMorphLinks(env, model, fromId, toId, status);
 }
 
 /** A relation storage where rows of `model` are the *target* of links owned elsewhere. */

@@ -2,6 +2,7 @@ import { invalidKey } from '../errors/app-error.js';
 import { lookupField } from '../schema/fields.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel, Model } from '../schema/types.js';
+import { checkMorphInput } from './morph-input.js';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Keys Strapi lets through anywhere in a body (relation operations and dynamic-zone tags). */
@@ -39,6 +40,30 @@ function walk(data: unknown, model: Model, parentPath: string | null, registry: 
   }
 }
 
+/** Calls `visit` for each object level of a body (the root, components, dynamic-zone entries). */
+function walkLevels(data: unknown, model: Model, path: string | null, registry: Registry, visit: (level: Record<string, unknown>, model: Model, path: string | null) => void): void {
+  if (Array.isArray(data)) {
+    for (const item of data) walkLevels(item, model, path, registry, visit);
+    return;
+  }
+  if (!isRecord(data)) return;
+  visit(data, model, path);
+  for (const [key, value] of Object.entries(data)) {
+    const attribute = model.attributes.get(key);
+    const at = path === null ? key : `${path}.${key}`;
+    if (attribute?.kind === 'component') {
+      const component = registry.component(attribute.component);
+      if (component) walkLevels(value, component, at, registry, visit);
+    } else if (attribute?.kind === 'dynamiczone' && Array.isArray(value)) {
+      for (const entry of value) {
+        const uid = isRecord(entry) ? entry.__component : undefined;
+        const component = typeof uid === 'string' && attribute.components.includes(uid) ? registry.component(uid) : undefined;
+        if (component) walkLevels(entry, component, at, registry, visit);
+      }
+    }
+  }
+}
+
 /**
  * Strapi's input validation of a body's `data`: `id`/`documentId` are refused at the root,
  * then any non-writable attribute (timestamps, creator fields, `localizations`), then any key
@@ -63,8 +88,9 @@ export function checkInput(data: unknown, model: ContentTypeModel, registry: Reg
   });
   walk(data, model, null, registry, ({ key, model: at, parentPath }) => {
     if (PASS_THROUGH.has(key) || (key === 'id' && at.modelType === 'component')) return;
-    if (!lookupField(at, key)) throw invalidKey({ key, path: parentPath, source: 'body' });
+    if (!lookupField(at, key) && !at.morphs?.has(key)) throw invalidKey({ key, path: parentPath, source: 'body' });
   });
+  walkLevels(data, model, null, registry, (level, at, path) => checkMorphInput(at, level, path, registry, canRead));
   if (!canRead) return;
   walk(data, model, null, registry, ({ key, model: at, parentPath }) => {
     const attribute = at.attributes.get(key);

@@ -2,6 +2,7 @@ import type { Row } from '../db/database.js';
 import type { ContentTypeModel } from '../schema/types.js';
 import { cloneChildren, counterpart, incomingTables } from './clone.js';
 import { deleteRows, insertRow, type WriteEnv } from './store.js';
+import { captureIncomingMorphs, restoreIncomingMorphs } from './morph-input.js';
 
 /** Captured links of the row being replaced, so the new row takes its place in other lists. */
 interface Captured {
@@ -79,6 +80,7 @@ export async function copyVersion(
   args: { fromId: number; replaceId: number | null; status: 'draft' | 'published'; publishedAt: string | null; validate?: () => Promise<void> },
 ): Promise<number> {
   const captured = args.replaceId === null ? { incoming: new Map(), inverseOrder: new Map() } : await capture(env, model, args.replaceId);
+  const morphs = args.replaceId === null ? [] : await captureIncomingMorphs(env, model, args.replaceId);
   if (args.replaceId !== null) await deleteRows(env, model, [args.replaceId]);
   if (args.validate) await args.validate();
   const source = await env.db.selectFrom(model.table).selectAll().where('id', '=', args.fromId).executeTakeFirstOrThrow();
@@ -87,6 +89,7 @@ export async function copyVersion(
   const newId = await insertRow(env.db, model.table, { ...values, publishedAt: args.publishedAt });
   await cloneChildren(env, model, args.fromId, newId, args.status, captured.inverseOrder);
   await restoreIncoming(env, captured, newId);
+  await restoreIncomingMorphs(env, morphs, newId);
   await mirrorInverse(env, model, args.fromId, newId, args.status);
   return newId;
 }

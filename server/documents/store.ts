@@ -5,6 +5,7 @@ import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, type Model, type RelationAttribute } from '../schema/types.js';
 import { parseRelationInput, refKey, refsOf, resolveRefs, type Position, type RelationInput, type RelationRef } from './relations-input.js';
 import { scalarColumns } from './scalars.js';
+import { deleteIncomingMorphs, resolveMorphRefs, writeMorphs } from './morph-input.js';
 
 /** What writes need: the connection (or transaction), the registry, and the clock. */
 export interface WriteEnv {
@@ -198,6 +199,7 @@ export async function deleteChildren(env: WriteEnv, model: Model, rowIds: readon
     }
   }
   await env.db.deleteFrom('hearth_files_related').where('related_type', '=', model.uid).where('related_id', 'in', [...rowIds]).execute();
+  await deleteIncomingMorphs(env, model, rowIds);
 }
 
 /**
@@ -256,6 +258,7 @@ export async function writeRelational(env: WriteEnv, model: Model, rowId: number
       await applyComponents(env, model, rowId, attr, value, scope, resolved);
     }
   }
+  await writeMorphs(env, model, rowId, data, resolved);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -268,6 +271,7 @@ export async function writeRelational(env: WriteEnv, model: Model, rowId: number
  */
 export async function resolveBodyRefs(env: WriteEnv, model: Model, data: unknown, scope: WriteScope, into = new Map<string, number[]>(), allowMissing = false): Promise<Map<string, number[]>> {
   if (!isRecord(data)) return into;
+  await resolveMorphRefs(env, model, data, scope, into);
   for (const attr of model.attributes.values()) {
     const value = data[attr.name];
     if (value === undefined || value === null) continue;

@@ -26,6 +26,8 @@ beforeAll(async () => {
         notes: { type: 'relation', relation: 'morphMany', target: 'api::note.note', morphBy: 'targets' },
         attachments: { type: 'relation', relation: 'morphMany', target: 'plugin::upload.file', morphBy: 'related' },
       }),
+      post: collection('post', 'posts', { title: { type: 'string' }, refs: { type: 'relation', relation: 'morphToMany' }, notes: { type: 'relation', relation: 'morphMany', target: 'api::note.note', morphBy: 'targets' } }, { draftAndPublish: true }),
+      secret: collection('secret', 'secrets', { code: { type: 'string' } }),
     },
   });
   server = await startTestServer({ schemas });
@@ -59,5 +61,109 @@ describe('morph relations Hearth cannot resolve', () => {
   ])('refuses %s by name', async (_what, attributes, message) => {
     const schemas = await writeProject({ types: { item: collection('item', 'items', { label: { type: 'string' }, ...attributes }) } });
     await expect(startTestServer({ schemas })).rejects.toThrow(message);
+  });
+});
+
+type Entry = Record<string, unknown> & { id: number; documentId: string };
+const create = async (plural: string, data: Record<string, unknown>, query = '') =>
+  (await expectJson<{ data: Entry }>(await server.request(`/api/${plural}${query}`, { method: 'POST', token, json: { data } }), 201)).data;
+const get = async (path: string, as = token) => expectJson<{ data: Entry[] }>(await server.request(path, { token: as }), 200);
+
+describe('morph relations are written and populated as Strapi does', () => {
+  it('writes a morphToMany list of { __type, documentId | id } and populates it in order, each entry with __type first', async () => {
+    const tag = await create('tags', { name: 'red' });
+    const secret = await create('secrets', { code: 'x' });
+    const note = await create('notes', {
+      body: 'mixed',
+      targets: [
+        { __type: 'api::secret.secret', id: secret.id },
+        { __type: 'api::tag.tag', documentId: tag.documentId },
+      ],
+      subject: { __type: 'api::tag.tag', documentId: tag.documentId },
+    });
+    const { data } = await get(`/api/notes/${note.documentId}?populate=targets,subject`.replace('/api/notes/', '/api/notes?filters[documentId]=').replace('?populate', '&populate'));
+    const read = data[0] as Entry;
+    expect(read.targets).toEqual([
+      { __type: 'api::secret.secret', id: secret.id, documentId: secret.documentId, code: 'x', createdAt: expect.any(String), updatedAt: expect.any(String), publishedAt: expect.any(String) },
+      { __type: 'api::tag.tag', id: tag.id, documentId: tag.documentId, name: 'red', createdAt: expect.any(String), updatedAt: expect.any(String), publishedAt: expect.any(String) },
+    ]);
+    expect(Object.keys((read.targets as Entry[])[0] as Entry)[0]).toBe('__type');
+    expect(read.subject).toMatchObject({ __type: 'api::tag.tag', documentId: tag.documentId });
+    // The inverse side reads the morph-to table.
+    const tags = await get(`/api/tags?filters[documentId]=${tag.documentId}&populate[notes][fields][0]=body`);
+    expect(tags.data[0]?.notes).toEqual([{ id: note.id, documentId: note.documentId, body: 'mixed' }]);
+  });
+
+  it('connects and disconnects by __type, and populate[attr][on] reads only the named types', async () => {
+    const a = await create('tags', { name: 'a' });
+    const b = await create('tags', { name: 'b' });
+    const s = await create('secrets', { code: 's' });
+    const note = await create('notes', { body: 'edit', targets: [{ __type: 'api::tag.tag', id: a.id }] });
+    const put = await server.request(`/api/notes/${note.documentId}`, {
+      method: 'PUT',
+      token,
+      json: { data: { targets: { connect: [{ __type: 'api::secret.secret', documentId: s.documentId }, { __type: 'api::tag.tag', id: b.id }], disconnect: [{ __type: 'api::tag.tag', id: a.id }] } } },
+    });
+    await expectJson(put, 200);
+    const all = await get(`/api/notes?filters[documentId]=${note.documentId}&populate[targets]=true`);
+    expect((all.data[0]?.targets as Entry[]).map((e) => [e.__type, e.documentId])).toEqual([
+      ['api::secret.secret', s.documentId],
+      ['api::tag.tag', b.documentId],
+    ]);
+    const only = await get(`/api/notes?filters[documentId]=${note.documentId}&populate[targets][on][api::tag.tag][fields][0]=name`);
+    expect(only.data[0]?.targets).toEqual([{ __type: 'api::tag.tag', id: b.id, documentId: b.documentId, name: 'b' }]);
+    const star = await get(`/api/notes?filters[documentId]=${note.documentId}&populate=*`);
+    expect((star.data[0]?.targets as Entry[]).length).toBe(2);
+  });
+
+  it('gives draft & publish targets in the status being read, one entry per document', async () => {
+    const post = await create('posts', { title: 'v1' });
+    await expectJson(await server.request(`/api/posts/${post.documentId}?status=published`, { method: 'PUT', token, json: { data: { title: 'v1' } } }), 200);
+    const note = await create('notes', { body: 'dp', targets: [{ __type: 'api::post.post', documentId: post.documentId }] });
+    const published = await get(`/api/notes?filters[documentId]=${note.documentId}&populate=targets`);
+    expect((published.data[0]?.targets as Entry[]).map((e) => [e.documentId, e.publishedAt === null])).toEqual([[post.documentId, false]]);
+    const posts = await get(`/api/posts?filters[documentId]=${post.documentId}&populate=notes&status=draft`);
+    expect((posts.data[0]?.notes as Entry[]).map((e) => e.documentId)).toEqual([note.documentId]);
+    // Publishing again replaces the published row: links to it follow the new version.
+    await expectJson(await server.request(`/api/posts/${post.documentId}?status=published`, { method: 'PUT', token, json: { data: { title: 'v2' } } }), 200);
+    const again = await get(`/api/notes?filters[documentId]=${note.documentId}&populate=targets`);
+    expect((again.data[0]?.targets as Entry[]).map((e) => [e.documentId, e.title])).toEqual([[post.documentId, 'v2']]);
+  });
+
+  it("copies a draft's morph links to its published version on publish", async () => {
+    const tag = await create('tags', { name: 'linked' });
+    const post = await create('posts', { title: 'with refs', refs: [{ __type: 'api::tag.tag', documentId: tag.documentId }] });
+    const draft = await get(`/api/posts?filters[documentId]=${post.documentId}&populate=refs&status=draft`);
+    expect((draft.data[0]?.refs as Entry[]).map((e) => e.documentId)).toEqual([tag.documentId]);
+    await expectJson(await server.request(`/api/posts/${post.documentId}?status=published`, { method: 'PUT', token, json: { data: {} } }), 200);
+    const published = await get(`/api/posts?filters[documentId]=${post.documentId}&populate=refs`);
+    expect((published.data[0]?.refs as Entry[]).map((e) => [e.__type, e.documentId])).toEqual([['api::tag.tag', tag.documentId]]);
+  });
+
+  it.each([
+    ['an element without __type', [{ id: 1 }], 'Invalid key targets'],
+    ['an unknown type', [{ __type: 'api::nothing.nothing', id: 1 }], 'Invalid key targets'],
+    ['an unknown id', [{ __type: 'api::tag.tag', id: 999999 }], '1 relation(s) of type api::tag.tag associated with this entity do not exist'],
+    ['an unknown documentId', [{ __type: 'api::tag.tag', documentId: 'nope' }], 'Document with id "nope", locale "null" not found'],
+  ])('refuses %s with a 400 envelope', async (_what, targets, message) => {
+    const res = await server.request('/api/notes', { method: 'POST', token, json: { data: { body: 'bad', targets } } });
+    const body = await expectJson<{ data: null; error: { status: number; name: string; message: string } }>(res, 400);
+    expect(body).toMatchObject({ data: null, error: { status: 400, name: 'ValidationError', message } });
+  });
+
+  it('never shows a type the caller may not find: its entries are left out, an on fragment or inverse side naming it is refused', async () => {
+    const tag = await create('tags', { name: 'visible' });
+    const secret = await create('secrets', { code: 'hidden' });
+    const note = await create('notes', { body: 'perm', targets: [{ __type: 'api::secret.secret', id: secret.id }, { __type: 'api::tag.tag', id: tag.id }] });
+    const limited = await server.token('custom', ['api::note.note.find', 'api::note.note.create', 'api::tag.tag.find', 'api::post.post.find']);
+    const read = await get(`/api/notes?filters[documentId]=${note.documentId}&populate=targets`, limited);
+    expect((read.data[0]?.targets as Entry[]).map((e) => e.__type)).toEqual(['api::tag.tag']);
+    const fragment = await server.request(`/api/notes?populate[targets][on][api::secret.secret]=true`, { token: limited });
+    expect((await expectJson<{ error: { status: number } }>(fragment, 400)).error.status).toBe(400);
+    const write = await server.request('/api/notes', { method: 'POST', token: limited, json: { data: { targets: [{ __type: 'api::secret.secret', id: secret.id }] } } });
+    expect((await expectJson<{ error: { name: string } }>(write, 400)).error.name).toBe('ValidationError');
+    const noteOnly = await server.token('custom', ['api::tag.tag.find']);
+    const inverse = await server.request('/api/tags?populate=notes', { token: noteOnly });
+    expect((await expectJson<{ error: { status: number } }>(inverse, 400)).error.status).toBe(400);
   });
 });
