@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Database, Db } from '../db/database.js';
 import { setMeta } from '../db/migrations.js';
 import { BACKUP_MAX_LINE_BYTES } from '../limits.js';
+import { EXTENDABLE_TABLES } from '../schema/extensions.js';
 import { referencedLocalKeys } from '../uploads/reconcile.js';
 import type { BackupDialect } from './dialect.js';
 import { linesOf } from './json-lines.js';
@@ -27,11 +28,24 @@ export interface RestoreInput {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A table the migrations made must have every column the archive carries. */
-function checkCompatible(archived: ArchivedTable, current: TableSpec): void {
+/**
+ * A table the migrations made must have every column the archive carries, but the columns a
+ * project's extension of a plugin type adds to its table (schema/extensions.ts): those are added
+ * as archived, nullable and without foreign keys, as the schema sync adds them.
+ */
+async function addExtensionColumns(trx: Db, dialect: BackupDialect, archived: ArchivedTable, current: TableSpec): Promise<void> {
   const have = new Set(current.columns.map((c) => c.name));
-  const extra = archived.columns.find((c) => !have.has(c.name));
-  if (extra) throw archiveError(`table ${archived.name} has a column ${extra.name} that this build's table lacks`);
+  const referencing = new Set(archived.foreignKeys.flatMap((fk) => fk.columns));
+  for (const column of archived.columns) {
+    if (have.has(column.name)) continue;
+    if (!EXTENDABLE_TABLES.includes(archived.name) || column.notNull || referencing.has(column.name)) {
+      throw archiveError(`table ${archived.name} has a column ${column.name} that this build's table lacks`);
+    }
+    await trx.schema
+      .alterTable(archived.name)
+      .addColumn(column.name, dialect.columnType(column.type), (c) => (column.default === undefined ? c : c.defaultTo(column.default)))
+      .execute();
+  }
 }
 
 /** One archived line as a row in the driver's types; its keys must be exactly the table's columns. */
@@ -94,7 +108,7 @@ export async function restoreInto(trx: Db, input: RestoreInput): Promise<number>
   const created: ArchivedTable[] = [];
   for (const table of ordered) {
     const current = existing.get(table.name);
-    if (current) checkCompatible(table, current);
+    if (current) await addExtensionColumns(trx, dialect, table, current);
     else {
       await createTable(trx, database.kind, table, dialect);
       created.push(table);

@@ -2,8 +2,10 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * The files of a Strapi project folder that Hearth reads (schema/load.ts): content-type schemas
- * and component schemas. Only these travel in an archive, under `schema/`.
+ * The files of a Strapi project folder that Hearth reads (schema/load.ts): content-type schemas,
+ * component schemas and the extensions of plugin content types
+ * (`src/extensions/<plugin>/content-types/<name>/schema.json`, schema/extensions.ts). Only these
+ * travel in an archive, under `schema/`.
  */
 
 /** A path segment an archive may use: no dot-files, no `..`, no separators. */
@@ -24,13 +26,15 @@ async function jsonFiles(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile() && e.name.endsWith('.json') && SAFE_SEGMENT.test(e.name)).map((e) => e.name).sort();
 }
 
-/** The schema files of a project root, as paths relative to it (`src/api/a/content-types/a/schema.json`, `src/components/c/n.json`). */
+/** The schema files of a project root, as paths relative to it (`src/api/a/content-types/a/schema.json`, `src/components/c/n.json`, `src/extensions/p/content-types/n/schema.json`). */
 export async function loadProjectFiles(root: string): Promise<string[]> {
   const out: string[] = [];
-  for (const api of await dirs(join(root, 'src', 'api'))) {
-    for (const name of await dirs(join(root, 'src', 'api', api, 'content-types'))) {
-      const files = await jsonFiles(join(root, 'src', 'api', api, 'content-types', name));
-      if (files.includes('schema.json')) out.push(['src', 'api', api, 'content-types', name, 'schema.json'].join('/'));
+  for (const kind of ['api', 'extensions']) {
+    for (const owner of await dirs(join(root, 'src', kind))) {
+      for (const name of await dirs(join(root, 'src', kind, owner, 'content-types'))) {
+        const files = await jsonFiles(join(root, 'src', kind, owner, 'content-types', name));
+        if (files.includes('schema.json')) out.push(['src', kind, owner, 'content-types', name, 'schema.json'].join('/'));
+      }
     }
   }
   for (const category of await dirs(join(root, 'src', 'components'))) {
@@ -39,13 +43,13 @@ export async function loadProjectFiles(root: string): Promise<string[]> {
   return out;
 }
 
-/** Whether a path relative to a project root is one of the two schema file shapes. */
+/** Whether a path relative to a project root is one of the schema file shapes. */
 export function isSchemaFilePath(path: string): boolean {
   const parts = path.split('/');
   if (!parts.every((p) => SAFE_SEGMENT.test(p) && p !== '..')) return false;
   const [src, kind, a, b, c, d] = parts;
   if (src !== 'src') return false;
-  if (kind === 'api') return parts.length === 6 && b === 'content-types' && d === 'schema.json' && a !== undefined && c !== undefined;
+  if (kind === 'api' || kind === 'extensions') return parts.length === 6 && b === 'content-types' && d === 'schema.json' && a !== undefined && c !== undefined;
   if (kind === 'components') return parts.length === 4 && a !== undefined && (b ?? '').endsWith('.json');
   return false;
 }
@@ -56,6 +60,6 @@ export function isSchemaDirPath(path: string): boolean {
   if (!parts.every((p) => SAFE_SEGMENT.test(p) && p !== '..')) return false;
   const [src, kind, , b] = parts;
   if (src !== 'src' || parts.length === 1) return src === 'src';
-  if (kind === 'api') return parts.length <= 5 && (parts.length < 4 || b === 'content-types');
+  if (kind === 'api' || kind === 'extensions') return parts.length <= 5 && (parts.length < 4 || b === 'content-types');
   return kind === 'components' && parts.length <= 3;
 }

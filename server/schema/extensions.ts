@@ -39,6 +39,9 @@ const EXTENDABLE: ReadonlyMap<string, Extendable> = new Map([
   ['upload/file', { base: FILE_MODEL, schema: FILE_PLUGIN_SCHEMA, apart: ['related', 'folder'], columns: ['folder_id'], scalarsOnly: true }],
 ]);
 
+/** The tables of the plugin types a project may extend: a project's sync adds columns to them (backups carry those). */
+export const EXTENDABLE_TABLES: readonly string[] = [...EXTENDABLE.values()].map((entry) => entry.base.table);
+
 /**
  * Targets of plugin attributes Hearth does not model: Strapi's role schema relates to
  * `plugin::users-permissions.permission`, which Hearth keeps as action names instead.

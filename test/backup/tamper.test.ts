@@ -43,6 +43,11 @@ const withManifest = (entries: readonly TarEntry[], change: (m: Record<string, u
     change(manifest);
     return { ...e, body: Buffer.from(JSON.stringify(manifest)) };
   });
+const tableOf = (m: Record<string, unknown>, name: string) => {
+  const table = (m.tables as { name: string; columns: unknown[] }[]).find((t) => t.name === name);
+  if (!table) throw new Error(`no table ${name} in the manifest`);
+  return table;
+};
 const withBody = (entries: readonly TarEntry[], path: string, change: (body: string) => string): TarEntry[] =>
   entries.map((e) => (e.path === path ? { ...e, body: Buffer.from(change(String(e.body))) } : e));
 const mediaEntry = (entries: readonly TarEntry[]) => entries.find((e) => e.path.startsWith('media/') && e.type === 'File');
@@ -57,6 +62,13 @@ const CASES: { name: string; spoil: (entries: TarEntry[], bytes: Buffer) => TarE
   { name: 'a newer schema version', spoil: (e) => withManifest(e, (m) => (m.schemaVersion = 999)), message: /written by a newer Hearth/ },
   { name: 'no manifest first', spoil: (e) => [...e.filter((x) => x.path !== 'manifest.json'), ...e.filter((x) => x.path === 'manifest.json')], message: /manifest.json must be the first entry/ },
   { name: 'an unexpected entry', spoil: (e) => [...e, { path: 'hooks/run.sh', body: Buffer.from('#!/bin/sh') }], message: /unexpected entry hooks\/run.sh/ },
+  { name: 'a column a built-in table lacks', spoil: (e) => withManifest(e, (m) => tableOf(m, 'hearth_locales').columns.push({ name: 'x', type: 'text', notNull: false })), message: /table hearth_locales has a column x that this build's table lacks/ },
+  {
+    // Extensions of plugin types add nullable columns to their tables (schema/extensions.ts); nothing else is added.
+    name: 'a required column on an extendable table',
+    spoil: (e) => withManifest(e, (m) => tableOf(m, 'hearth_files').columns.push({ name: 'credit', type: 'text', notNull: true })),
+    message: /table hearth_files has a column credit that this build's table lacks/,
+  },
   { name: 'a missing table file', spoil: (e) => e.filter((x) => x.path !== 'tables/hearth_meta.jsonl'), message: /tables\/hearth_meta.jsonl is missing/ },
   { name: 'a row count that does not match', spoil: (e) => withBody(e, 'tables/hearth_locales.jsonl', () => ''), message: /tables\/hearth_locales.jsonl holds 0 rows, its manifest says 1/ },
   { name: 'a row of the wrong shape', spoil: (e) => withBody(e, 'tables/hearth_locales.jsonl', () => '{"id":1}\n'), message: /tables\/hearth_locales.jsonl line 1 does not have the table's columns/ },
