@@ -151,6 +151,16 @@ describe('morph relations are written and populated as Strapi does', () => {
     expect(body).toMatchObject({ data: null, error: { status: 400, name: 'ValidationError', message } });
   });
 
+  it.each([
+    ['a dotted path through a morph-to side', 'populate=targets.name', 'Invalid key targets'],
+    ['a populate other than * inside a morph-to side', 'populate[targets][populate]=tag', 'Invalid key populate at targets'],
+    ['fields on a morph-to side', 'populate[targets][fields][0]=name', 'Invalid nested populate for note.targets (api::note.note). Expected a fragment ("on") or "count" but found {"fields":["name"]}'],
+    ['a filter on a morph-to side', 'filters[targets][id]=1', 'Invalid key targets'],
+  ])('refuses %s in a query', async (_what, query, message) => {
+    const body = await expectJson<{ error: { status: number; message: string } }>(await server.request(`/api/notes?${query}`, { token }), 400);
+    expect(body.error).toMatchObject({ status: 400, message });
+  });
+
   it('never shows a type the caller may not find: its entries are left out, an on fragment or inverse side naming it is refused', async () => {
     const tag = await create('tags', { name: 'visible' });
     const secret = await create('secrets', { code: 'hidden' });
