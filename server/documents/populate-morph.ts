@@ -10,8 +10,8 @@ import { serializeRow } from './serialize.js';
 
 /**
  * Populate of Strapi's polymorphic relations. A morph-to side (`morphToOne`, `morphToMany`) reads
- * its `_mph` table in link order and prints each entry as `{ __type: <uid>, ...entry }`, one query
- * per target type, only the types of its `on` fragments when it has some, in the status being
+ * its `_mph` table in link order and prints each entry as `{ ...entry, __type: <uid> }` (the key
+ * last, as Strapi 5.54 answers a file's `related`, which is a morphToMany too), one query per type, only the types of its `on` fragments when it has some, in the status being
  * read; types the caller may not `find` are left out (Strapi's restricted-relations sanitizer).
  * An inverse side (`morphOne`, `morphMany`) reads its target's morph-to table like a relation.
  */
@@ -55,7 +55,7 @@ async function entriesOfType(env: PopulateEnv, target: Model, ids: readonly numb
   const items = rows.map((row) => ({ row, out: serializeRow(target, row, fields) }));
   await populateItems(env, target, items, fragment.populate);
   if (target.uid === FILE_UID && items.length > 0) await env.presentFiles(items.map((i) => i.out));
-  return new Map(items.map((i) => [Number(i.row.id), { __type: target.uid, ...i.out }]));
+  return new Map(items.map((i) => [Number(i.row.id), { ...i.out, __type: target.uid }]));
 }
 
 async function populateMorphTo(env: PopulateEnv, model: Model, parents: readonly Item[], morph: MorphAttribute, node: PopulateNode): Promise<void> {
