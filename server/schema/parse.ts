@@ -10,7 +10,7 @@ import {
   type ScalarType,
 } from './types.js';
 import { identifier } from '../db/identifiers.js';
-import { isMorphRaw, parseMorphs } from './morphs.js';
+import { isMorphRaw, MORPH_KINDS, parseMorphs } from './morphs.js';
 import { BUILT_IN_CUSTOM_FIELDS, isCustomFieldUid, resolveCustomField, type CustomFieldTable } from './custom-fields.js';
 
 /** A schema file Hearth cannot use; the message names the file and the offending key. */
@@ -170,7 +170,7 @@ function parseAttribute(name: string, raw: unknown, where: string, typeLocalized
     case 'relation': {
       const relation = raw.relation;
       if (typeof relation !== 'string' || !(RELATION_KINDS as readonly string[]).includes(relation)) {
-        throw new SchemaError(`${at}: "relation" must be one of ${RELATION_KINDS.join(', ')}`);
+        throw new SchemaError(`${at}: "relation" must be one of ${[...RELATION_KINDS, ...MORPH_KINDS].join(', ')}`);
       }
       const target = raw.target;
       if (typeof target !== 'string') throw new SchemaError(`${at}: "target" is missing`);

@@ -55,7 +55,7 @@ describe('schema.json parsing', () => {
     ['enumerations without values', () => parseContentType(ct({ e: { type: 'enumeration', enum: [] } }), 'thing', 'thing', 'x'), 'x: attribute "e": an enumeration needs "enum", a non-empty list of strings'],
     ['bad regexes', () => parseContentType(ct({ r: { type: 'string', regex: '(' } }), 'thing', 'thing', 'x'), 'x: attribute "r": "regex" is not a valid regular expression'],
     ['names differing only in case', () => parseContentType(ct({ title: { type: 'string' }, Title: { type: 'string' } }), 'thing', 'thing', 'x'), 'x: attributes "Title" and another differ only in case'],
-    ['bad relation kinds', () => parseContentType(ct({ r: { type: 'relation', relation: 'morphToMany', target: 'x' } }), 'thing', 'thing', 'x'), 'x: attribute "r": "relation" must be one of oneToOne, oneToMany, manyToOne, manyToMany, oneWay, manyWay'],
+    ['bad relation kinds', () => parseContentType(ct({ r: { type: 'relation', relation: 'manyToSome', target: 'x' } }), 'thing', 'thing', 'x'), 'x: attribute "r": "relation" must be one of oneToOne, oneToMany, manyToOne, manyToMany, oneWay, manyWay, morphToOne, morphToMany, morphOne, morphMany'],
     ['hearth_ tables', () => parseContentType(ct({}, { collectionName: 'hearth_x' }), 'thing', 'thing', 'x'), 'x: "collectionName" may not start with hearth_'],
     ['components without attributes', () => parseComponent({ info: {} }, 'shared', 'x', 'y'), 'y: "attributes" must be an object'],
   ];
