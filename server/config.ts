@@ -1,6 +1,7 @@
 import { resolve, join } from 'node:path';
 import {
   DEFAULT_PAGE_SIZE,
+  DEFAULT_UPLOAD_MAX_IMAGE_PIXELS,
   DEFAULT_UPLOAD_SIZE_LIMIT,
   MAX_PAGE_SIZE,
   UP_ACCESS_TOKEN_LIFESPAN_S,
@@ -56,6 +57,8 @@ export interface HearthConfig {
   /** null: no cap (`api.rest.maxLimit` unset). */
   readonly maxLimit: number | null;
   readonly uploadSizeLimit: number;
+  /** UPLOAD_MAX_IMAGE_PIXELS: larger images are stored without being decoded (no formats). */
+  readonly uploadMaxImagePixels: number;
   readonly databaseUrl: string | null;
   readonly acceptSchemaChanges: boolean;
   readonly uploadProvider: 'local' | 's3';
@@ -169,6 +172,7 @@ export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = proce
     defaultLimit: integer('API_REST_DEFAULT_LIMIT', env.API_REST_DEFAULT_LIMIT, DEFAULT_PAGE_SIZE, 1),
     maxLimit: maxLimit === 0 ? null : maxLimit,
     uploadSizeLimit: integer('UPLOAD_SIZE_LIMIT', env.UPLOAD_SIZE_LIMIT, DEFAULT_UPLOAD_SIZE_LIMIT, 1),
+    uploadMaxImagePixels: integer('UPLOAD_MAX_IMAGE_PIXELS', env.UPLOAD_MAX_IMAGE_PIXELS, DEFAULT_UPLOAD_MAX_IMAGE_PIXELS, 1),
     databaseUrl: databaseUrlOf(env),
     acceptSchemaChanges: flags.acceptSchemaChanges ?? false,
     uploadProvider: provider,

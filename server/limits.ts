@@ -73,8 +73,25 @@ export const MAX_FILE_SLUG_LENGTH = 180;
 export const MAX_UPLOAD_PATH_LENGTH = 200;
 /** Bytes read from the start of a file to recognise text, SVG and HTML that have no binary signature. */
 export const TEXT_SNIFF_BYTES = 8192;
-/** Largest image (width x height) sharp decodes: its default, a guard against decompression bombs. */
-export const MAX_IMAGE_PIXELS = 268_402_689;
+/**
+ * Largest image (width x height) Hearth decodes unless UPLOAD_MAX_IMAGE_PIXELS says otherwise:
+ * 100 megapixels, above every common camera and phone photo (24-61 MP) yet far below sharp's own
+ * 268 MP. A larger image is stored as received, with its width and height but without formats:
+ * its file is a few hundred kB on disk and gigabytes of pixels to decode (a decompression bomb).
+ */
+export const DEFAULT_UPLOAD_MAX_IMAGE_PIXELS = 100_000_000;
+/**
+ * Memory the image steps that hold a whole decoded image may take (the validity check, Strapi's
+ * quality-80 re-encode): 128 MB on a server of about 75 MB keeps one image's peak near 210 MB, under
+ * 300 MB (glibc's allocator may keep freed memory between images: MALLOC_ARENA_MAX=1 stops that).
+ * A larger image (a JPEG over 14 MP, a PNG over 16 MP) gets its formats from resizes that decode it
+ * line by line and is stored as received (see uploads/image-plan.ts).
+ */
+export const IMAGE_WHOLE_IMAGE_BYTES = 128 * 1024 * 1024;
+/** Images one server processes at once; other uploads wait their turn (memory is per image). */
+export const IMAGE_WORK_CONCURRENCY = 1;
+/** libvips worker threads per image (sharp.concurrency): each holds buffers of the image. */
+export const IMAGE_THREADS = 2;
 
 /** An admin session ends after this long without a request (renewed by use). */
 export const ADMIN_SESSION_IDLE_MS = 30 * 60 * 1000;

@@ -24,7 +24,12 @@ type Raw = Record<string, unknown>;
 interface Outcome {
   readonly status: number;
   readonly body: unknown;
+  /** What image processing left out (an image over UPLOAD_MAX_IMAGE_PIXELS...): one `Hearth-Notice` header each. */
+  readonly notices?: readonly string[];
 }
+
+/** Header an upload's answer says what was left out with; the Strapi-shaped body stays as Strapi's. */
+const NOTICE_HEADER = 'Hearth-Notice';
 const isNil = (v: unknown) => v === undefined || v === null || v === '';
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const fileNotFound = () => notFound('file.notFound');
@@ -95,12 +100,12 @@ export function uploadApi(services: Services): express.Router {
       const [file] = files;
       if (files.length > 1 || !file) throw validationError('Cannot replace a file with multiple ones');
       const [info = {}] = await readFileInfos(fields.fileInfo, 1);
-      await uploads.service.replace({ id, file, info, workDir: form.dir });
-      return { status: 200, body: (await filesOf([id], who))[0] };
+      const notices = await uploads.service.replace({ id, file, info, workDir: form.dir });
+      return { status: 200, body: (await filesOf([id], who))[0], notices };
     }
     const infos = await readFileInfos(fields.fileInfo, files.length);
-    const ids = await uploads.service.upload({ files, infos, link: readLink(fields), path: singleField(fields, 'path'), workDir: form.dir });
-    return { status: 201, body: await filesOf(ids, who) };
+    const { ids, notices } = await uploads.service.upload({ files, infos, link: readLink(fields), path: singleField(fields, 'path'), workDir: form.dir });
+    return { status: 201, body: await filesOf(ids, who), notices };
   }
 
   router.post('/', async (req, res) => {
@@ -121,6 +126,7 @@ export function uploadApi(services: Services): express.Router {
       // Gone before the client hears back, success or not.
       await rm(form.dir, { recursive: true, force: true });
     }
+    for (const notice of outcome.notices ?? []) res.append(NOTICE_HEADER, notice);
     sendJson(res, outcome.status, outcome.body);
   });
   router.all('/', only(['POST']));

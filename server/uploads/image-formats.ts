@@ -3,13 +3,17 @@ import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sharp } from 'sharp';
 import { AppError } from '../errors/app-error.js';
-import { MAX_IMAGE_PIXELS } from '../limits.js';
+import { IMAGE_THREADS, IMAGE_WHOLE_IMAGE_BYTES, IMAGE_WORK_CONCURRENCY } from '../limits.js';
+import { planImage, type ImageHeader, type ImageLimits } from './image-plan.js';
+import { createWorkQueue } from './work-queue.js';
 
 /**
  * Image handling as Strapi's upload plugin does it (`services/image-manipulation.ts`, with its
  * defaults sizeOptimization on, responsiveDimensions on, autoOrientation off): the original is
  * re-encoded at quality 80 unless that makes it bigger, then a thumbnail and the breakpoints that
  * are smaller than the image are resized from it. Everything is written to the request's temp dir.
+ * How much of that an image gets is planned from its header first (image-plan.ts): decompression
+ * bombs are never decoded, and images too large to hold in memory are only resized line by line.
  */
 
 /** Strapi's thumbnail box: the image is fit inside it. */
@@ -52,6 +56,8 @@ export interface ProcessedImage {
   readonly width: number;
   readonly height: number;
   readonly variants: readonly ImageVariant[];
+  /** What was left out for the image's size (not re-encoded, no formats), for the upload's answer; null when nothing. */
+  readonly notice: string | null;
 }
 
 type SharpFactory = typeof import('sharp').default;
@@ -61,11 +67,13 @@ let loading: Promise<SharpFactory> | null = null;
  * sharp (libvips: tens of MB of native code) is loaded with the first image, not at start, so cold
  * start and idle memory stay small. Its process-wide cache is turned off: it would keep decoded
  * images in memory and descriptors of deleted temp files open (holding their disk space); Hearth
- * reads each image a few times in a row and never again.
+ * reads each image a few times in a row and never again. Its worker threads are capped: each holds
+ * buffers of the image being processed.
  */
 function loadSharp(): Promise<SharpFactory> {
   loading ??= import('sharp').then(({ default: sharp }) => {
     sharp.cache(false);
+    sharp.concurrency(Math.min(sharp.concurrency(), IMAGE_THREADS));
     return sharp;
   });
   return loading;
@@ -74,51 +82,125 @@ function loadSharp(): Promise<SharpFactory> {
 /** Whether a sniffed MIME type is an image sharp processes. */
 export const isProcessedImage = (mime: string): boolean => PROCESSED.has(mime);
 
-const open = async (path: string): Promise<Sharp> => (await loadSharp())(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
 const tempName = (dir: string, label: string) => join(dir, `${label}-${randomBytes(8).toString('hex')}`);
+const notAnImage = (cause?: unknown) => new AppError('ApplicationError', 'File is not a valid image', {}, cause === undefined ? undefined : { cause });
 
 type OptimizedFormat = 'jpeg' | 'png' | 'webp' | 'tiff' | 'avif';
 const isOptimized = (format: string): format is OptimizedFormat => OPTIMIZED.has(format);
 
-/** Re-encodes at quality 80; the output is kept only when it is not larger than the input. */
-async function optimize(path: string, format: OptimizedFormat, size: number, dir: string): Promise<{ path: string; size: number }> {
-  const out = tempName(dir, 'optimized');
-  const info = await (await open(path))[format]({ quality: OPTIMIZE_QUALITY }).toFile(out);
-  if (info.size > size) {
-    await rm(out, { force: true });
-    return { path, size };
+/** The variants an image of this size gets, in the order formats are listed (thumbnail first). */
+function variantBoxes(format: string, width: number, height: number): [string, { width: number; height: number }][] {
+  if (!RESIZED.has(format)) return [];
+  const boxes: [string, { width: number; height: number }][] = [];
+  if (width > THUMBNAIL_BOX.width || height > THUMBNAIL_BOX.height) boxes.push(['thumbnail', THUMBNAIL_BOX]);
+  for (const [key, breakpoint] of BREAKPOINTS) {
+    if (breakpoint < width || breakpoint < height) boxes.push([key, { width: breakpoint, height: breakpoint }]);
   }
-  return { path: out, size: info.size };
+  return boxes;
 }
 
-async function resize(path: string, key: string, box: { width: number; height: number }, dir: string): Promise<ImageVariant> {
-  const out = tempName(dir, key);
-  const info = await (await open(path)).resize({ ...box, fit: 'inside' }).toFile(out);
-  return { key, tempPath: out, width: info.width, height: info.height, sizeInBytes: info.size };
+/** The header, read without decoding a pixel (so with no pixel limit: the plan applies it). */
+async function readHeader(sharp: SharpFactory, path: string): Promise<ImageHeader> {
+  let meta: Awaited<ReturnType<Sharp['metadata']>>;
+  try {
+    meta = await sharp(path, { limitInputPixels: false }).metadata();
+  } catch (err) {
+    throw notAnImage(err);
+  }
+  const { format, width, height } = meta;
+  if (format === undefined || !width || !height) throw notAnImage();
+  return { format, width, height, channels: meta.channels, depth: meta.depth, isProgressive: meta.isProgressive };
+}
+
+/** Sharp's processing steps for one image, every decode bounded by `maxPixels`. */
+function steps(sharp: SharpFactory, maxPixels: number, dir: string) {
+  const open = (path: string, sequentialRead = false): Sharp => sharp(path, { limitInputPixels: maxPixels, failOn: 'error', sequentialRead });
+
+  /** Re-encodes at quality 80; the output is kept only when it is not larger than the input. */
+  async function optimize(path: string, format: OptimizedFormat, size: number): Promise<{ path: string; size: number }> {
+    const out = tempName(dir, 'optimized');
+    const info = await open(path)[format]({ quality: OPTIMIZE_QUALITY }).toFile(out);
+    if (info.size > size) {
+      await rm(out, { force: true });
+      return { path, size };
+    }
+    return { path: out, size: info.size };
+  }
+
+  async function resize(path: string, key: string, box: { width: number; height: number }, sequentialRead = false): Promise<ImageVariant> {
+    const out = tempName(dir, key);
+    const info = await open(path, sequentialRead).resize({ ...box, fit: 'inside' }).toFile(out);
+    return { key, tempPath: out, width: info.width, height: info.height, sizeInBytes: info.size };
+  }
+
+  return { open, optimize, resize };
+}
+
+/** Strapi's processing: a full decode as a validity check, the quality-80 re-encode, then the formats. */
+async function processFully(sharp: SharpFactory, header: ImageHeader, path: string, dir: string, maxPixels: number): Promise<ProcessedImage> {
+  const { open, optimize, resize } = steps(sharp, maxPixels, dir);
+  try {
+    await open(path).stats();
+  } catch (err) {
+    throw notAnImage(err);
+  }
+  const original = { path, size: (await stat(path)).size };
+  const current = isOptimized(header.format) ? await optimize(path, header.format, original.size) : original;
+  const { width = 0, height = 0 } = await open(current.path).metadata();
+  const variants: ImageVariant[] = [];
+  for (const [key, box] of variantBoxes(header.format, width, height)) variants.push(await resize(current.path, key, box));
+  return { tempPath: current.path, sizeInBytes: current.size, width, height, variants, notice: null };
 }
 
 /**
- * Processes an image already known (by its signature) to be one sharp reads. A file sharp cannot
- * decode is Strapi's 400 `File is not a valid image`.
+ * An image too large to hold in memory: the original is kept as received and decoded once, line by
+ * line, into its largest format; the smaller ones are resized from that. A decoding error on the
+ * way (a truncated file) is still a 400.
  */
-export async function processImage(path: string, dir: string): Promise<ProcessedImage> {
-  let format: string | undefined;
-  try {
-    format = (await (await open(path)).metadata()).format;
-    await (await open(path)).stats();
-  } catch (err) {
-    throw new AppError('ApplicationError', 'File is not a valid image', {}, { cause: err });
-  }
-  if (format === undefined) throw new AppError('ApplicationError', 'File is not a valid image', {});
-  const original = { path, size: (await stat(path)).size };
-  const current = isOptimized(format) ? await optimize(path, format, original.size, dir) : original;
-  const { width = 0, height = 0 } = await (await open(current.path)).metadata();
+async function processStreamed(sharp: SharpFactory, header: ImageHeader, path: string, dir: string, maxPixels: number): Promise<ProcessedImage> {
+  const { resize } = steps(sharp, maxPixels, dir);
+  const boxes = variantBoxes(header.format, header.width, header.height);
+  const largest = boxes.reduce<(typeof boxes)[number] | undefined>((top, box) => (top === undefined || box[1].width > top[1].width ? box : top), undefined);
   const variants: ImageVariant[] = [];
-  if (RESIZED.has(format)) {
-    if (width > THUMBNAIL_BOX.width || height > THUMBNAIL_BOX.height) variants.push(await resize(current.path, 'thumbnail', THUMBNAIL_BOX, dir));
-    for (const [key, breakpoint] of BREAKPOINTS) {
-      if (breakpoint < width || breakpoint < height) variants.push(await resize(current.path, key, { width: breakpoint, height: breakpoint }, dir));
+  if (largest) {
+    let source: ImageVariant;
+    try {
+      source = await resize(path, largest[0], largest[1], true);
+    } catch (err) {
+      throw notAnImage(err);
     }
+    for (const box of boxes) variants.push(box === largest ? source : await resize(source.tempPath, box[0], box[1]));
   }
-  return { tempPath: current.path, sizeInBytes: current.size, width, height, variants };
+  const { width, height } = header;
+  return { tempPath: path, sizeInBytes: (await stat(path)).size, width, height, variants, notice: null };
+}
+
+/**
+ * Processes an image already known (by its signature) to be one sharp reads, as far as its plan
+ * allows (see image-plan.ts). A file sharp cannot decode is Strapi's 400 `File is not a valid image`.
+ */
+export async function processImage(path: string, dir: string, limits: ImageLimits): Promise<ProcessedImage> {
+  const sharp = await loadSharp();
+  const header = await readHeader(sharp, path);
+  const plan = planImage(header, limits);
+  switch (plan.kind) {
+    case 'full':
+      return processFully(sharp, header, path, dir, limits.maxPixels);
+    case 'streamed':
+      return { ...(await processStreamed(sharp, header, path, dir, limits.maxPixels)), notice: plan.notice };
+    case 'stored':
+      return { tempPath: path, sizeInBytes: (await stat(path)).size, width: header.width, height: header.height, variants: [], notice: plan.notice };
+  }
+}
+
+/** Image processing with its limits, one image at a time per server (IMAGE_WORK_CONCURRENCY). */
+export interface ImageProcessor {
+  process(path: string, dir: string): Promise<ProcessedImage>;
+}
+
+/** The image processor of one running Hearth: `maxPixels` is UPLOAD_MAX_IMAGE_PIXELS. */
+export function createImageProcessor(options: { maxPixels: number }): ImageProcessor {
+  const queue = createWorkQueue(IMAGE_WORK_CONCURRENCY);
+  const limits: ImageLimits = { maxPixels: options.maxPixels, wholeImageBytes: IMAGE_WHOLE_IMAGE_BYTES };
+  return { process: (path, dir) => queue.run(() => processImage(path, dir, limits)) };
 }

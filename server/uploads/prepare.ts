@@ -1,6 +1,6 @@
 import type { FileInfo } from './file-info.js';
 import { baseNameOf, checkFileName, extensionOf, generateHash } from './file-names.js';
-import { isProcessedImage, processImage, type ImageVariant } from './image-formats.js';
+import { isProcessedImage, type ImageProcessor, type ImageVariant } from './image-formats.js';
 import { sniffFile } from './sniff.js';
 
 /** A file part as received: written to a temp file, never held in memory. */
@@ -24,6 +24,8 @@ export interface PreparedFile {
   readonly width: number | null;
   readonly height: number | null;
   readonly variants: readonly ImageVariant[];
+  /** What image processing left out for the image's size, for the upload's answer; null when nothing. */
+  readonly notice: string | null;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function prepareFile(args: {
   file: IncomingFile;
   info: FileInfo;
   workDir: string;
+  images: ImageProcessor;
   keep?: { hash: string; ext: string };
 }): Promise<PreparedFile> {
   const { file, info, workDir, keep } = args;
@@ -45,9 +48,9 @@ export async function prepareFile(args: {
   const ext = keep?.ext ?? sniffed.ext;
   const hash = keep?.hash ?? generateHash(baseNameOf(name, clientExt === '' ? sniffed.ext : clientExt));
   if (!isProcessedImage(sniffed.mime)) {
-    return { name, info, hash, ext, mime: sniffed.mime, tempPath: file.path, sizeInBytes: file.size, width: null, height: null, variants: [] };
+    return { name, info, hash, ext, mime: sniffed.mime, tempPath: file.path, sizeInBytes: file.size, width: null, height: null, variants: [], notice: null };
   }
-  const image = await processImage(file.path, workDir);
+  const image = await args.images.process(file.path, workDir);
   return {
     name,
     info,
@@ -59,5 +62,6 @@ export async function prepareFile(args: {
     width: image.width,
     height: image.height,
     variants: image.variants,
+    notice: image.notice,
   };
 }

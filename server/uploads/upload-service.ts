@@ -6,6 +6,7 @@ import { extraDefaults } from './file-extras.js';
 import { bytesToKilobytes, rerollHash } from './file-names.js';
 import { deleteFileRow, fileRow, insertFile, storedFile, updateFile, type FileValues, type FormatRecord, type StoredFile } from './file-rows.js';
 import { apiUploadsFolder } from './folder.js';
+import type { ImageProcessor } from './image-formats.js';
 import { applyLink, resolveLink } from './link.js';
 import { prepareFile, type IncomingFile, type PreparedFile } from './prepare.js';
 import type { StorageProvider } from './storage-provider.js';
@@ -18,6 +19,8 @@ export interface UploadDeps {
   readonly now: () => Date;
   readonly log: (message: string) => void;
   readonly defaultLocale: () => Promise<string>;
+  /** Image processing, bounded in pixels and in images at once. */
+  readonly images: ImageProcessor;
 }
 
 /** `POST /api/upload` with files. */
@@ -40,6 +43,16 @@ export interface ReplaceInput {
   readonly workDir: string;
 }
 
+/** What an upload did: the new files' ids, and what image processing left out (`files[<i>] ...`). */
+export interface UploadOutcome {
+  readonly ids: number[];
+  readonly notices: string[];
+}
+
+/** Notices of prepared files, named by their position in the request. */
+const noticesOf = (files: readonly PreparedFile[]): string[] =>
+  files.flatMap((file, i) => (file.notice === null ? [] : [`files[${i}] ${file.notice}`]));
+
 /** Strapi's NotFoundError default message, which upload updates and replacements answer with (transcript 148). */
 const entityNotFound = () => notFound('Entity not found');
 
@@ -60,6 +73,11 @@ export function createUploadService(deps: UploadDeps) {
         deps.log(`upload: could not remove ${key} (${why}): ${err instanceof Error ? err.message : String(err)}`);
       }
     }
+  }
+
+  function logged(notices: string[]): string[] {
+    for (const notice of notices) deps.log(`upload: ${notice}`);
+    return notices;
   }
 
   /**
@@ -104,13 +122,13 @@ export function createUploadService(deps: UploadDeps) {
     return { url, formats };
   }
 
-  async function upload(input: UploadInput): Promise<number[]> {
+  async function upload(input: UploadInput): Promise<UploadOutcome> {
     const registry = deps.registry();
     const path = provider.supportsPaths ? checkPath(input.path) : null;
     const link = input.link ? await resolveLink(db, registry, input.link) : null;
     const processed: PreparedFile[] = [];
     for (const [i, file] of input.files.entries()) {
-      processed.push(await prepareFile({ file, info: input.infos[i] ?? {}, workDir: input.workDir }));
+      processed.push(await prepareFile({ file, info: input.infos[i] ?? {}, workDir: input.workDir, images: deps.images }));
     }
     const prepared = await withUniqueHashes(processed);
     const prefix = path ? `${path}/` : '';
@@ -137,13 +155,14 @@ export function createUploadService(deps: UploadDeps) {
       }
       const defaultLocale = await deps.defaultLocale();
       const extras = extraDefaults(registry);
-      return await db.transaction().execute(async (trx) => {
+      const ids = await db.transaction().execute(async (trx) => {
         const folder = await apiUploadsFolder(trx, deps.now().toISOString());
-        const ids: number[] = [];
-        for (const value of values) ids.push(await insertFile(trx, value, folder, deps.now().toISOString(), extras));
-        if (link) await applyLink({ db: trx, registry, now: () => deps.now().toISOString(), defaultLocale }, link, ids);
-        return ids;
+        const inserted: number[] = [];
+        for (const value of values) inserted.push(await insertFile(trx, value, folder, deps.now().toISOString(), extras));
+        if (link) await applyLink({ db: trx, registry, now: () => deps.now().toISOString(), defaultLocale }, link, inserted);
+        return inserted;
       });
+      return { ids, notices: logged(noticesOf(prepared)) };
     } catch (err) {
       await removeQuietly(written, 'rolling back a failed upload');
       throw err;
@@ -169,9 +188,9 @@ export function createUploadService(deps: UploadDeps) {
    * replace). The objects are overwritten in place; formats the new file no longer has are
    * deleted once the row no longer mentions them.
    */
-  async function replace(input: ReplaceInput): Promise<void> {
+  async function replace(input: ReplaceInput): Promise<string[]> {
     const old = await existing(input.id);
-    const file = await prepareFile({ file: input.file, info: input.info, workDir: input.workDir, keep: { hash: old.hash, ext: old.ext } });
+    const file = await prepareFile({ file: input.file, info: input.info, workDir: input.workDir, images: deps.images, keep: { hash: old.hash, ext: old.ext } });
     const { url, formats } = await store(file, replacementPrefix(old), []);
     await updateFile(
       db,
@@ -191,9 +210,10 @@ export function createUploadService(deps: UploadDeps) {
       },
       deps.now().toISOString(),
     );
-    if (old.provider !== provider.name) return;
+    if (old.provider !== provider.name) return logged(noticesOf([file]));
     const obsolete = [...old.formatUrls].filter(([key]) => formats[key] === undefined).map(([, formatUrl]) => provider.keyOf(formatUrl));
     await removeQuietly(obsolete.filter((k): k is string => k !== null), 'dropping formats of a replaced file');
+    return logged(noticesOf([file]));
   }
 
   /** Updates name, alternativeText, caption and focalPoint; absent or null values keep the old ones. */

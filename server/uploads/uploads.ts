@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import type { Registry } from '../schema/registry.js';
 import { createFileUrls, type FileUrls } from './file-access.js';
 import { createFileReads, type FileReads } from './file-reads.js';
+import { createImageProcessor } from './image-formats.js';
 import { createLocalProvider } from './local-provider.js';
 import { reconcileLocalUploads } from './reconcile.js';
 import type { StorageProvider } from './storage-provider.js';
@@ -80,7 +81,15 @@ export async function openUploads(deps: {
   const provider = await createProvider(config, localDir);
   const urls = createFileUrls({ provider, publicUrl: config.publicUrl });
   return {
-    service: createUploadService({ database: deps.database, registry: deps.registry, provider, now: deps.now, log: deps.log, defaultLocale: deps.defaultLocale }),
+    service: createUploadService({
+      database: deps.database,
+      registry: deps.registry,
+      provider,
+      now: deps.now,
+      log: deps.log,
+      defaultLocale: deps.defaultLocale,
+      images: createImageProcessor({ maxPixels: config.uploadMaxImagePixels }),
+    }),
     reads: createFileReads({ database: deps.database, registry: deps.registry, provider, urls }),
     urls,
     provider,
