@@ -22,6 +22,7 @@ import { loadHearth, runScenario, scenarios } from './lib/scenarios.js';
 import { seedRecipes, seedReferences } from './lib/seed.js';
 import { ROOT, createToken, memoryOf, snapshotHearth, startHearth, stopAllChildren, type HearthProcess } from './lib/server.js';
 import { targets } from './lib/targets.js';
+import { runImageBombs } from './lib/upload-images.js';
 import { runUploads } from './lib/upload.js';
 
 /** What a `--keep` run leaves next to its data dir for `--reuse`. */
@@ -177,6 +178,7 @@ async function main(): Promise<number> {
     results = (await attempt('the runs with the response cache off', () => uncachedRuns(results, o, dataDir, token, env, cpu, all))) ?? results;
 
     const upload = await runUploads(hearth, token, o.bigUploadMb);
+    const imageBombs = upload.available ? await runImageBombs(hearth, token, work) : null;
     const afterUploads = upload.available ? (await memoryOf(hearth.pid)).rss : null;
     await hearth.stop();
     hearth = null;
@@ -218,6 +220,7 @@ async function main(): Promise<number> {
       coldStarts: seededStarts ? [freshStarts, seededStarts] : [freshStarts],
       memory: { afterSeed: saved.rssAfterSeed ?? null, beforeLoad, afterLoad, afterUploads },
       upload,
+      imageBombs,
       profiles,
     };
     const report: BenchResults = { ...partial, targets: targets(partial), finishedAt: new Date().toISOString() };

@@ -1,4 +1,5 @@
 import type { CpuUse } from './cpu.js';
+import type { ImageBombOutcome } from './upload-images.js';
 import type { LoadResult } from './load.js';
 import type { Machine } from './machine.js';
 import type { BenchOptions } from './options.js';
@@ -112,6 +113,8 @@ export interface BenchResults {
     afterUploads: number | null;
   };
   readonly upload: UploadOutcome;
+  /** Decompression-bomb uploads (null: the upload API was not available). */
+  readonly imageBombs?: ImageBombOutcome | null;
   readonly targets: Target[];
   readonly profiles: ProfileResult[];
 }
@@ -137,6 +140,15 @@ function uploadRows(u: UploadOutcome): string[] {
       ? `| ${name} | ${u.error ? `failed: ${u.error}` : 'skipped'} |`
       : `| ${name} | ${f.runs} run(s), median ${num(f.medianMs)} ms (${num(f.mbPerSec, 1)} MB/s), server RSS growth max ${mb(f.maxRssGrowth)}, statuses ${[...new Set(f.statuses)].join('/')} |`;
   return [row('upload 50 MB', u.small), row(`upload ${u.big ? `${u.big.sizeMb} MB` : 'large file'}`, u.big)];
+}
+
+function imageBombRows(b: ImageBombOutcome | null | undefined): string[] {
+  if (!b) return [];
+  const rows = b.runs.map(
+    (r) =>
+      `| upload ${r.label} (${kb(r.fileBytes)}), ${r.files} at once | ${num(r.ms)} ms, server RSS ${mb(r.rssBefore)} -> peak ${mb(r.rssPeak)}, statuses ${[...new Set(r.statuses)].join('/')}${r.notice ? `; Hearth-Notice: ${r.notice.replace(/^files\[0\] /, '')}` : ''} |`,
+  );
+  return b.error ? [...rows, `| image bombs | failed: ${b.error} |`] : rows;
 }
 
 function profileSection(p: ProfileResult): string[] {
@@ -222,6 +234,7 @@ export function toMarkdown(r: BenchResults): string {
   lines.push(`| RSS after the load scenarios | ${mb(r.memory.afterLoad)} |`);
   if (r.memory.afterUploads !== null) lines.push(`| RSS after the uploads | ${mb(r.memory.afterUploads)} |`);
   lines.push(...uploadRows(r.upload));
+  lines.push(...imageBombRows(r.imageBombs));
   for (const p of r.scaling) {
     lines.push(`| first page at ${num(p.docs)} docs, one request at a time: ${esc(p.query)} | p50 ${ms(p.p50)}, p90 ${ms(p.p90)}, p99 ${ms(p.p99)}${p.othersCores > 0.2 ? ` (other processes used ${p.othersCores.toFixed(2)} cores)` : ''} |`);
   }
