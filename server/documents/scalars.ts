@@ -46,6 +46,20 @@ export function toStorage(attr: ScalarAttribute, value: unknown): unknown {
   }
 }
 
+/**
+ * Stored defaults of the scalar attributes of `model` that `builtIn` does not declare, as Strapi's
+ * database layer fills them on create (`processData` with defaults): the extra attributes of a
+ * plugin type's extension get them wherever Hearth writes its rows itself (users, roles, files).
+ */
+export function extensionDefaults(model: Model, builtIn: Model): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const attr of model.attributes.values()) {
+    if (builtIn.attributes.has(attr.name) || attr.kind !== 'scalar' || attr.default === undefined) continue;
+    out[attr.name] = toStorage(attr, attr.default);
+  }
+  return out;
+}
+
 /** Stored values of the scalar attributes present in `data` (schema order, first bad value fails). */
 export function scalarColumns(model: Model, data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -1,4 +1,4 @@
-import { toStorage } from '../documents/scalars.js';
+import { extensionDefaults } from '../documents/scalars.js';
 import { FILE_MODEL, fileModel } from '../schema/file-model.js';
 import type { Registry } from '../schema/registry.js';
 
@@ -9,10 +9,5 @@ import type { Registry } from '../schema/registry.js';
  * (its content-API validator refuses unknown keys, its admin one drops them).
  */
 export function extraDefaults(registry: Registry): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const attr of fileModel(registry).attributes.values()) {
-    if (FILE_MODEL.attributes.has(attr.name) || attr.kind !== 'scalar' || attr.default === undefined) continue;
-    out[attr.name] = toStorage(attr, attr.default);
-  }
-  return out;
+  return extensionDefaults(fileModel(registry), FILE_MODEL);
 }

@@ -11,6 +11,7 @@ import type { DocumentQuery, Pagination } from '../query/ast.js';
 import { USER_MODEL, USER_ROLE_LINK_TABLE, userModel, USERS_TABLE } from './models.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { withoutPasswordValues } from './redact.js';
+import { userDefaults } from './user-extras.js';
 import { byUserId } from './user-query.js';
 
 /** What a new account is made of (already checked by the register validation). */
@@ -22,7 +23,7 @@ export interface NewAccount {
   /** Defaults: confirmed, not blocked (register confirms at once: no e-mail is sent). */
   readonly confirmed?: boolean;
   readonly blocked?: boolean;
-  /** Attributes a project's extension adds: their columns, and a write of the rest once the row exists. */
+  /** Attributes a project's extension adds: their columns, and a write of the rest once the row exists (defaults fill the scalars left out). */
   readonly extras?: { readonly columns: Record<string, unknown>; write(trx: Db, userId: number): Promise<void> };
 }
 
@@ -94,10 +95,11 @@ export function createAccountService(deps: { db: Db; documents: () => DocumentDe
       await validate({ username: input.username, email, provider: 'local', password: input.password, confirmed, blocked }, 'creation', null);
       const password = await hashPassword(input.password);
       const at = now().toISOString();
+      const defaults = userDefaults(deps.documents().registry);
       return db.transaction().execute(async (trx) => {
         const row = await trx
           .insertInto(USERS_TABLE)
-          .values({ ...input.extras?.columns, documentId: newDocumentId(), username: input.username, email, provider: 'local', password, resetPasswordToken: null, confirmationToken: null, confirmed: confirmed ? 1 : 0, blocked: blocked ? 1 : 0, createdAt: at, updatedAt: at, publishedAt: at, locale: null })
+          .values({ ...defaults, ...input.extras?.columns, documentId: newDocumentId(), username: input.username, email, provider: 'local', password, resetPasswordToken: null, confirmationToken: null, confirmed: confirmed ? 1 : 0, blocked: blocked ? 1 : 0, createdAt: at, updatedAt: at, publishedAt: at, locale: null })
           .returningAll()
           .executeTakeFirstOrThrow();
         await trx.insertInto(USER_ROLE_LINK_TABLE).values({ entity_id: Number(row.id), target_id: input.roleId, ord: 1, inv_ord: null }).execute();

@@ -68,3 +68,5 @@ export const USERS_PERMISSIONS_TABLES: readonly string[] = [USERS_TABLE, ROLES_T
 
 /** The user model the project serves: the plugin's, or the project's extension of it. */
 export const userModel = (registry: Registry): ContentTypeModel => registry.contentType(USER_UID) ?? USER_MODEL;
+/** The role model the project serves: the plugin's, or the project's extension of it. */
+export const roleModel = (registry: Registry): ContentTypeModel => registry.contentType(ROLE_UID) ?? ROLE_MODEL;

@@ -6,6 +6,7 @@ import type { Registry } from '../schema/registry.js';
 import { DEFAULT_ROLE_ACTIONS } from './actions.js';
 import { ROLES_TABLE, USER_ROLE_LINK_TABLE } from './models.js';
 import { invalidFields, readRoleInput, roleTypeOf } from './role-input.js';
+import { roleDefaults } from './user-extras.js';
 
 /** A role of the content API. */
 export interface Role {
@@ -39,19 +40,22 @@ function toRole(row: Row): Role {
   };
 }
 
-async function insertRole(db: Db, at: string, values: { name: string; description: string; type: string }): Promise<Row | undefined> {
+async function insertRole(db: Db, at: string, values: { name: string; description: string; type: string }, defaults: Record<string, unknown>): Promise<Row | undefined> {
   return db
     .insertInto(ROLES_TABLE)
-    .values({ documentId: newDocumentId(), ...values, createdAt: at, updatedAt: at, publishedAt: at, locale: null })
+    .values({ ...defaults, documentId: newDocumentId(), ...values, createdAt: at, updatedAt: at, publishedAt: at, locale: null })
     .onConflict((oc) => oc.column('type').doNothing())
     .returningAll()
     .executeTakeFirst();
 }
 
-/** Creates the built-in roles with Strapi's default permissions, once per data dir (the CLI may run first). */
-export async function ensureDefaultRoles(deps: { db: Db; permissions: PermissionService; now: () => Date }): Promise<void> {
+/**
+ * Creates the built-in roles with Strapi's default permissions, once per data dir (the CLI may run
+ * first). `defaults` are the role extension's (the server passes them once its schema is synced).
+ */
+export async function ensureDefaultRoles(deps: { db: Db; permissions: PermissionService; now: () => Date; defaults?: Record<string, unknown> }): Promise<void> {
   for (const role of BUILT_IN) {
-    const created = await insertRole(deps.db, deps.now().toISOString(), role);
+    const created = await insertRole(deps.db, deps.now().toISOString(), role, deps.defaults ?? {});
     if (created) await deps.permissions.grant(role.type, DEFAULT_ROLE_ACTIONS[role.type]);
   }
 }
@@ -83,7 +87,7 @@ export function createRoleService(deps: { db: Db; permissions: PermissionService
 
   const service = {
     /** Creates the built-in roles with Strapi's default permissions, once per data dir. */
-    ensureDefaults: (): Promise<void> => ensureDefaultRoles({ db, permissions, now }),
+    ensureDefaults: (): Promise<void> => ensureDefaultRoles({ db, permissions, now, defaults: roleDefaults(deps.registry()) }),
 
     /** Every role with its user count: `public`, `authenticated`, then custom roles by name. */
     async list(): Promise<(Role & { nb_users: number })[]> {
@@ -110,7 +114,7 @@ export function createRoleService(deps: { db: Db; permissions: PermissionService
       const input = readRoleInput(body, deps.registry(), true);
       const name = input.name ?? '';
       const type = roleTypeOf(name);
-      const row = await insertRole(db, now().toISOString(), { name, description: input.description ?? '', type });
+      const row = await insertRole(db, now().toISOString(), { name, description: input.description ?? '', type }, roleDefaults(deps.registry()));
       if (!row) throw invalidFields([{ path: ['name'], message: 'Name already taken', name: 'ValidationError' }]);
       const role = toRole(row);
       await permissions.replace(role.type, input.permissions ?? []);

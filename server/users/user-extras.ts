@@ -1,9 +1,10 @@
 import type { Db } from '../db/database.js';
 import { writeEnv, type DocumentDeps } from '../documents/context.js';
-import { scalarColumns } from '../documents/scalars.js';
+import { extensionDefaults, scalarColumns } from '../documents/scalars.js';
 import { deleteChildren, missingRelations, resolveBodyRefs, writeRelational } from '../documents/store.js';
 import { validationError } from '../errors/app-error.js';
-import { USER_MODEL, userModel } from './models.js';
+import type { Registry } from '../schema/registry.js';
+import { ROLE_MODEL, roleModel, USER_MODEL, userModel } from './models.js';
 
 /**
  * The attributes a project's extension (`src/extensions/users-permissions/content-types/user`)
@@ -14,6 +15,12 @@ import { USER_MODEL, userModel } from './models.js';
  */
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Stored defaults of the extension's extra scalars, for a new user row (register and POST /api/users alike). */
+export const userDefaults = (registry: Registry): Record<string, unknown> => extensionDefaults(userModel(registry), USER_MODEL);
+
+/** Stored defaults of the role extension's extra scalars, for a new role row. */
+export const roleDefaults = (registry: Registry): Record<string, unknown> => extensionDefaults(roleModel(registry), ROLE_MODEL);
 
 /** The part of a body that names attributes only the project's extension declares. */
 function extraData(documents: DocumentDeps, body: unknown): Record<string, unknown> {

@@ -41,6 +41,9 @@ const EXTENDED_USER = userExtension({
   reviews: { type: 'relation', relation: 'oneToMany', target: 'api::review.review', mappedBy: 'author' },
   picture: { allowedTypes: ['images', 'files', 'videos'], type: 'media', multiple: false },
   job: { type: 'string', required: true },
+  level: { type: 'integer', default: 1 },
+  vegetarian: { type: 'boolean', default: true },
+  motto: { type: 'string', default: 'Bon appétit' },
 });
 
 /** Strapi's role schema as an extension copies it, with the permissions relation Hearth keeps its own way. */
@@ -56,6 +59,7 @@ const EXTENDED_ROLE = {
     permissions: { type: 'relation', relation: 'oneToMany', target: `${UP}.permission`, mappedBy: 'role', configurable: false },
     users: { type: 'relation', relation: 'oneToMany', target: `${UP}.user`, mappedBy: 'role', configurable: false },
     badge: { type: 'string' },
+    rank: { type: 'integer', default: 5 },
   },
 };
 
@@ -174,6 +178,34 @@ describe('an extended users-permissions user', () => {
     const res = await server.request('/api/auth/local/register', { method: 'POST', json: { username: 'guest', email: 'guest@example.com', password: 'guest-pass' } });
     const { user } = await expectJson<{ user: User }>(res, 200);
     expect(user).toMatchObject({ username: 'guest', job: null });
+  });
+
+  it('fills the defaults of extra attributes left out on create, as Strapi\'s database layer does; given values and null stay', async () => {
+    expect(chef).toMatchObject({ level: 1, vegetarian: true, motto: 'Bon appétit' });
+    const { user } = await expectJson<{ user: User }>(
+      await server.request('/api/auth/local/register', { method: 'POST', json: { username: 'diner', email: 'diner@example.com', password: 'diner-pass' } }),
+      200,
+    );
+    expect(user).toMatchObject({ level: 1, vegetarian: true, motto: 'Bon appétit' });
+    const given = await expectJson<User>(
+      await server.request('/api/users', { method: 'POST', token: admin, json: { username: 'sous', email: 'sous@example.com', password: 'sous-pass', role: (chef.role as { id: number }).id, job: 'sous-chef', level: 3, vegetarian: false, motto: null } }),
+      201,
+    );
+    expect(given).toMatchObject({ level: 3, vegetarian: false, motto: null });
+    const updated = await expectJson<User>(await server.request(`/api/users/${given.id}`, { method: 'PUT', token: admin, json: { job: 'chef de partie' } }), 200);
+    expect(updated).toMatchObject({ level: 3, vegetarian: false, motto: null });
+  });
+
+  it('fills the role extension\'s defaults on the built-in roles and on a new role', async () => {
+    await expectJson(await server.request('/api/users-permissions/roles', { method: 'POST', token: admin, json: { name: 'Critics', description: 'They taste', permissions: {} } }), 200);
+    const { roles } = await expectJson<{ roles: { id: number; type: string }[] }>(await server.request('/api/users-permissions/roles', { token: admin }), 200);
+    const critics = roles.find((r) => r.type === 'critics')?.id;
+    const critic = await expectJson<User>(
+      await server.request('/api/users', { method: 'POST', token: admin, json: { username: 'critic', email: 'critic@example.com', password: 'critic-pass', job: 'critic', role: critics } }),
+      201,
+    );
+    const list = await expectJson<User[]>(await server.request(`/api/users?populate=role&filters[id][$in][0]=${chef.id}&filters[id][$in][1]=${critic.id}&sort=id`, { token: admin }), 200);
+    expect(list.map((u) => u.role)).toEqual([expect.objectContaining({ type: 'authenticated', rank: 5 }), expect.objectContaining({ type: 'critics', rank: 5 })]);
   });
 
   it('keeps its data and serves the role extension across a restart on the same data dir', async () => {
