@@ -56,6 +56,16 @@ export function providerContract(name: string, setup: () => Promise<ProviderFixt
       expect(Buffer.from(await res.arrayBuffer()).toString()).toBe('hello provider\n');
     });
 
+    it('serves bytes stored as application/octet-stream with that type, as an attachment', async () => {
+      const bytes = randomBytes(1024);
+      const k = key('.bin');
+      await fixture.provider.put({ key: k, source: await source(bytes), mime: 'application/octet-stream', size: bytes.length });
+      const res = await read(k);
+      expect(res.status).toBe(200);
+      expect([res.headers.get('content-type'), res.headers.get('content-disposition')]).toEqual(['application/octet-stream', 'attachment']);
+      expect(sha(Buffer.from(await res.arrayBuffer()))).toBe(sha(bytes));
+    });
+
     it('streams a large object unchanged', async () => {
       const bytes = randomBytes(5 * 1024 * 1024);
       const k = key('.bin');
