@@ -249,6 +249,8 @@ function allPopulatable(model: Model): Record<string, true> {
 interface PopulateVisit extends Visit {
   /** The key sits where an attribute name is expected (not directly under a relation). */
   readonly attributePosition: boolean;
+  /** The key was not named but comes from a `*` (every populatable attribute of `model`). */
+  readonly wildcard?: boolean;
 }
 
 /** Walks a populate value the way Strapi's populate traversal does, calling `visit` for every key. */
@@ -265,7 +267,7 @@ function walkPopulate(
     return;
   }
   if (value === '*') {
-    walkPopulate(allPopulatable(model), model, path, attributePosition, registry, visit);
+    walkPopulate(allPopulatable(model), model, path, attributePosition, registry, (v) => visit({ ...v, wildcard: true }));
     return;
   }
   let entries: [string, unknown][];
@@ -371,13 +373,15 @@ function checkPopulateStructure(v: PopulateVisit, registry: Registry): 'stop' | 
  * The caller's pass over a populate tree: every relation it populates, and every relation its
  * nested `filters` and `sort` traverse, at any depth, must be one the caller may find. The very
  * check of root filters and sorts (same visitor, same 400), so a type the caller may not read
- * cannot be probed by whether a nested filter, sort or count matches.
+ * cannot be probed by whether a nested filter, sort or count matches. A `*` at any depth names
+ * nothing: what it reaches that the caller may not find is left out by the reader, as at the root.
  */
 export function checkPopulateAccess(populate: unknown, model: Model, registry: Registry, canRead: CanRead): void {
   const refuse = (param: Param) => (v: Visit) => {
     if (restricted(v, canRead)) fail(v, param);
   };
   walkPopulate(populate, model, ROOT, true, registry, (v) => {
+    if (v.wildcard) return 'stop';
     if (v.morph) return refuseMorph(v, registry, canRead);
     if (v.field) return refuse('populate')(v);
     if (v.key === 'filters') walkFilters(v.value, v.model, ROOT, registry, refuse('filters'));

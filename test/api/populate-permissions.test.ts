@@ -177,3 +177,57 @@ describe('private attributes in nested filters and sorts', () => {
     expect(await expectJson(await get('/api/posts', { populate: { category: { sort: 'note' } } }, admin), 400)).toEqual(refused('note', 'note', 'sort'));
   });
 });
+
+describe('a nested populate=* reaching relations the caller may not find', () => {
+  type Category = Record<string, unknown>;
+  const category = async (populate: Record<string, unknown>, token?: string): Promise<Category> => {
+    const { data } = await expectJson<{ data: { category: Category }[] }>(await get('/api/posts', { fields: ['title'], populate: { category: populate } }, token), 200);
+    return data[0]?.category ?? {};
+  };
+  const guardEntry = { id: expect.any(Number), label: 'g' };
+  const zoneEntry = { __component: 'shared.guard', id: expect.any(Number), label: 'z' };
+
+  it('leaves them out as the root populate=* does, one level below', async () => {
+    const star = await category({ populate: '*' });
+    expect(Object.keys(star).filter((k) => typeof star[k] === 'object').sort()).toEqual(['guard', 'image', 'parent', 'zone']);
+    expect(star).toMatchObject({ name: 'news', parent: { name: 'root' }, guard: guardEntry, zone: [zoneEntry], image: { name: 'notes.txt' } });
+    const root = await expectJson<{ data: Category[] }>(await get('/api/categories', { populate: '*', filters: { name: 'news' } }), 200);
+    expect(Object.keys(root.data[0] ?? {})).toEqual(Object.keys(star));
+  });
+
+  it('leaves them out at any depth, through relations, components and dynamic zones', async () => {
+    expect((await category({ populate: { parent: { populate: '*' } } })).parent).not.toHaveProperty('vault');
+    expect((await category({ populate: { guard: { populate: '*' } } })).guard).toEqual(guardEntry);
+    expect((await category({ populate: { zone: { populate: '*' } } })).zone).toEqual([zoneEntry]);
+    expect((await category({ populate: { zone: { on: { 'shared.guard': { populate: '*' } } } } })).zone).toEqual([zoneEntry]);
+  });
+
+  it('leaves them out in the populate of a single-type write too', async () => {
+    const token = await server.token('custom', ['api::home.home.update', 'api::category.category.find']);
+    const res = await server.request(`/api/home?${qs.stringify({ populate: { category: { populate: '*' } } }, { encodeValuesOnly: true })}`, {
+      method: 'PUT',
+      token,
+      json: { data: { headline: 'h' } },
+    });
+    const { data } = await expectJson<{ data: { category: Category } }>(res, 200);
+    expect(data.category).toMatchObject({ name: 'news', guard: guardEntry });
+    expect(data.category).not.toHaveProperty('vault');
+    expect(data.category).not.toHaveProperty('owner');
+  });
+
+  it('still refuses them when they are named, at any depth', async () => {
+    expect(await expectJson(await get('/api/posts', { populate: { category: { populate: { vault: true } } } }), 400)).toEqual(refused('vault', 'category.vault', 'populate'));
+    expect(await expectJson(await get('/api/posts', { populate: { category: { populate: { guard: { populate: { vault: true } } } } } }), 400)).toEqual(
+      refused('vault', 'category.guard.vault', 'populate'),
+    );
+    expect(await expectJson(await get('/api/posts', { populate: { category: { populate: { owner: { populate: '*' } } } } }), 400)).toEqual(refused('owner', 'category.owner', 'populate'));
+  });
+
+  it('populates them for a caller who may find them', async () => {
+    const token = await server.token('custom', ['api::post.post.find', 'api::category.category.find', 'api::vault.vault.find']);
+    const star = await category({ populate: '*' }, token);
+    expect(star).toMatchObject({ vault: { code: SECRET }, guard: guardEntry });
+    expect(star).not.toHaveProperty('owner');
+    expect((await category({ populate: { guard: { populate: '*' } } }, token)).guard).toEqual({ ...guardEntry, vault: expect.objectContaining({ code: SECRET }) });
+  });
+});
