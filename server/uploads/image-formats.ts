@@ -99,6 +99,14 @@ function variantBoxes(format: string, width: number, height: number): [string, {
   return boxes;
 }
 
+/** The size sharp's `fit: 'inside'` gives an image of `size` resized into `box` (the larger ratio sets the scale). */
+export function insideSize(size: { width: number; height: number }, box: { width: number; height: number }): { width: number; height: number } {
+  const factor = Math.max(size.width / box.width, size.height / box.height);
+  return size.width / box.width >= size.height / box.height
+    ? { width: box.width, height: Math.max(1, Math.round(size.height / factor)) }
+    : { width: Math.max(1, Math.round(size.width / factor)), height: box.height };
+}
+
 /** The header, read without decoding a pixel (so with no pixel limit: the plan applies it). */
 async function readHeader(sharp: SharpFactory, path: string): Promise<ImageHeader> {
   let meta: Awaited<ReturnType<Sharp['metadata']>>;
@@ -120,20 +128,36 @@ function steps(sharp: SharpFactory, maxPixels: number, dir: string) {
   async function optimize(path: string, format: OptimizedFormat, size: number): Promise<{ path: string; size: number }> {
     const out = tempName(dir, 'optimized');
     const info = await open(path)[format]({ quality: OPTIMIZE_QUALITY }).toFile(out);
-    if (info.size > size) {
+    return keptIfSmaller(path, size, out, info.size);
+  }
+
+  /**
+   * The same re-encode for a JPEG too large to hold in memory: line by line, with libjpeg's
+   * standard Huffman tables (optimised ones need every coefficient of the image in memory first;
+   * the file comes out about 5% larger than Strapi's).
+   */
+  async function optimizeStreamed(path: string, size: number): Promise<{ path: string; size: number }> {
+    const out = tempName(dir, 'optimized');
+    const info = await open(path, true).jpeg({ quality: OPTIMIZE_QUALITY, optimiseCoding: false }).toFile(out);
+    return keptIfSmaller(path, size, out, info.size);
+  }
+
+  async function keptIfSmaller(path: string, size: number, out: string, outSize: number): Promise<{ path: string; size: number }> {
+    if (outSize > size) {
       await rm(out, { force: true });
       return { path, size };
     }
-    return { path: out, size: info.size };
+    return { path: out, size: outSize };
   }
 
-  async function resize(path: string, key: string, box: { width: number; height: number }, sequentialRead = false): Promise<ImageVariant> {
+  /** Fits the image inside `box`, or with `fit: 'fill'` gives it exactly that size. */
+  async function resize(path: string, key: string, box: { width: number; height: number }, sequentialRead = false, fit: 'inside' | 'fill' = 'inside'): Promise<ImageVariant> {
     const out = tempName(dir, key);
-    const info = await open(path, sequentialRead).resize({ ...box, fit: 'inside' }).toFile(out);
+    const info = await open(path, sequentialRead).resize({ ...box, fit }).toFile(out);
     return { key, tempPath: out, width: info.width, height: info.height, sizeInBytes: info.size };
   }
 
-  return { open, optimize, resize };
+  return { open, optimize, optimizeStreamed, resize };
 }
 
 /** Strapi's processing: a full decode as a validity check, the quality-80 re-encode, then the formats. */
@@ -153,26 +177,31 @@ async function processFully(sharp: SharpFactory, header: ImageHeader, path: stri
 }
 
 /**
- * An image too large to hold in memory: the original is kept as received and decoded once, line by
- * line, into its largest format; the smaller ones are resized from that. A decoding error on the
- * way (a truncated file) is still a 400.
+ * An image too large to hold in memory: decoded line by line only. A JPEG is re-encoded that way
+ * (optimizeStreamed); a PNG or WebP is kept as received (their encoders need the whole image). The
+ * image is decoded once into its largest format, the smaller ones are resized from that. A decoding
+ * error on the way (a truncated file) is still a 400.
  */
 async function processStreamed(sharp: SharpFactory, header: ImageHeader, path: string, dir: string, maxPixels: number): Promise<ProcessedImage> {
-  const { resize } = steps(sharp, maxPixels, dir);
+  const { optimizeStreamed, resize } = steps(sharp, maxPixels, dir);
   const boxes = variantBoxes(header.format, header.width, header.height);
   const largest = boxes.reduce<(typeof boxes)[number] | undefined>((top, box) => (top === undefined || box[1].width > top[1].width ? box : top), undefined);
+  const original = { path, size: (await stat(path)).size };
+  let current = original;
+  let source: ImageVariant | null = null;
+  try {
+    if (header.format === 'jpeg') current = await optimizeStreamed(path, original.size);
+    if (largest) source = await resize(current.path, largest[0], largest[1], true);
+  } catch (err) {
+    throw notAnImage(err);
+  }
   const variants: ImageVariant[] = [];
-  if (largest) {
-    let source: ImageVariant;
-    try {
-      source = await resize(path, largest[0], largest[1], true);
-    } catch (err) {
-      throw notAnImage(err);
-    }
-    for (const box of boxes) variants.push(box === largest ? source : await resize(source.tempPath, box[0], box[1]));
+  for (const [key, box] of boxes) {
+    // Smaller formats come from the largest one, at the size a resize of the original would give.
+    if (source) variants.push(key === source.key ? source : await resize(source.tempPath, key, insideSize(header, box), false, 'fill'));
   }
   const { width, height } = header;
-  return { tempPath: path, sizeInBytes: (await stat(path)).size, width, height, variants, notice: null };
+  return { tempPath: current.path, sizeInBytes: current.size, width, height, variants, notice: null };
 }
 
 /**

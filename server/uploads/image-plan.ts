@@ -26,7 +26,8 @@ export interface ImageLimits {
 
 /**
  * - `full`: Strapi's processing (full decode as a validity check, re-encode at quality 80, formats).
- * - `streamed`: formats from resizes that decode line by line; the original is kept as received.
+ * - `streamed`: formats from resizes that decode line by line; a JPEG is re-encoded the same way,
+ *   other originals are kept as received.
  * - `stored`: nothing decoded; stored as received, with the header's width and height, no formats.
  */
 export type ImagePlan =
@@ -76,7 +77,8 @@ export function planImage(header: ImageHeader, limits: ImageLimits): ImagePlan {
   }
   if (wholeImageCost(header) <= limits.wholeImageBytes) return { kind: 'full' };
   if (STREAMED.has(header.format) && !header.isProgressive) {
-    return { kind: 'streamed', notice: `${size} is too large to hold in memory: stored as received (not re-encoded), formats resized line by line` };
+    const original = header.format === 'jpeg' ? 're-encoded line by line (standard Huffman tables)' : 'stored as received (not re-encoded)';
+    return { kind: 'streamed', notice: `${size} is too large to hold in memory: ${original}, formats resized line by line` };
   }
   return { kind: 'stored', notice: `${size} ${header.format} can only be decoded whole and is too large to hold in memory: stored as received, without formats` };
 }

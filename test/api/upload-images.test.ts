@@ -30,6 +30,22 @@ afterAll(async () => {
 });
 
 describe('formats', () => {
+  it('re-encodes a JPEG too large to hold in memory line by line and resizes it, saying so', async () => {
+    const noise = { type: 'gaussian', mean: 128, sigma: 8 } as const;
+    const original = await sharp({ create: { width: 5472, height: 3648, channels: 3, noise } }).jpeg({ quality: 100 }).toBuffer();
+    const res = await postUpload(server, full, [{ name: 'files', filename: 'camera.jpg', bytes: original, type: 'image/jpeg' }]);
+    expect(res.headers.get('hearth-notice')).toBe('files[0] 5472x3648 is too large to hold in memory: re-encoded line by line (standard Huffman tables), formats resized line by line');
+    const [file] = await json<FileObject[]>(res, 201);
+    if (!file) throw new Error('no file');
+    expect([file.width, file.height, file.mime, file.ext]).toEqual([5472, 3648, 'image/jpeg', '.jpg']);
+    const sizes = Object.fromEntries(Object.entries(file.formats ?? {}).map(([key, f]) => [key, [f.width, f.height]]));
+    expect(sizes).toEqual({ thumbnail: [234, 156], small: [500, 333], medium: [750, 500], large: [1000, 667] });
+    const kept = readFileSync(stored(`${file.hash}.jpg`));
+    expect(kept.length).toBeLessThan(original.length / 2);
+    expect(file.size).toBe(Math.round(kept.length / 10) / 100);
+    expect(await sharp(kept).metadata()).toMatchObject({ width: 5472, height: 3648, format: 'jpeg' });
+  });
+
   it('makes a thumbnail inside 245x156 and every breakpoint smaller than the image, in Strapi order and shape', async () => {
     const file = await upload('Landscape.jpg', await solid(1200, 900).jpeg({ quality: 95 }).toBuffer(), 'image/jpeg');
     expect([file.width, file.height, file.mime, file.ext]).toEqual([1200, 900, 'image/jpeg', '.jpg']);

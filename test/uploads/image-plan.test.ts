@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planImage, wholeImageCost, type ImageHeader } from '../../server/uploads/image-plan.js';
 import { DEFAULT_UPLOAD_MAX_IMAGE_PIXELS, IMAGE_WHOLE_IMAGE_BYTES } from '../../server/limits.js';
+import { insideSize } from '../../server/uploads/image-formats.js';
 import { createWorkQueue } from '../../server/uploads/work-queue.js';
 
 /** What each image gets, from its header alone: table of header -> plan. */
@@ -54,6 +55,18 @@ describe('image plans', () => {
     expect(wholeImageCost(image('jpeg', 1000, 1000))).toBe(9_000_000);
     expect(wholeImageCost(image('png', 1000, 1000, { channels: 4, depth: 'ushort' }))).toBe(12_000_000);
     expect(wholeImageCost(image('webp', 1000, 1000))).toBe(24_000_000);
+  });
+});
+
+describe('sizes of formats resized from the largest one', () => {
+  it.each([
+    [{ width: 1200, height: 900 }, { width: 245, height: 156 }, { width: 208, height: 156 }],
+    [{ width: 1200, height: 900 }, { width: 750, height: 750 }, { width: 750, height: 563 }],
+    [{ width: 5472, height: 3648 }, { width: 500, height: 500 }, { width: 500, height: 333 }],
+    [{ width: 3648, height: 5472 }, { width: 245, height: 156 }, { width: 104, height: 156 }],
+    [{ width: 100_000, height: 10 }, { width: 245, height: 156 }, { width: 245, height: 1 }],
+  ])('%j inside %j is %j, as sharp resizes the original', (size, box, expected) => {
+    expect(insideSize(size, box)).toEqual(expected);
   });
 });
 
