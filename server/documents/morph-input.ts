@@ -3,6 +3,7 @@ import { morphTableName, type MorphAttribute } from '../schema/morphs.js';
 import type { Registry } from '../schema/registry.js';
 import type { Model } from '../schema/types.js';
 import { counterpart } from './clone.js';
+import { checkInverseInput, cloneInverseLinks, resolveInverseRefs, writeInverseMorphs } from './morph-inverse.js';
 import { refKey, resolveRefs, type RelationRef } from './relations-input.js';
 import type { WriteEnv, WriteScope } from './store.js';
 
@@ -10,7 +11,8 @@ import type { WriteEnv, WriteScope } from './store.js';
  * Writes of Strapi's morph-to relations (`morphToOne`, `morphToMany`): each element names its
  * type, `{ __type: 'api::x.x', id }` or `{ __type, documentId[, locale, status] }`, given as a
  * list (it replaces), one object, or `{ set, connect, disconnect }`. Links go to the target
- * versions a regular relation would reach, in `<collection>_<attribute>_mph`.
+ * versions a regular relation would reach, in `<collection>_<attribute>_mph`. Inverse sides
+ * (`morphOne`, `morphMany`) are written into their target's table by morph-inverse.ts.
  */
 
 /** One element of a morph-to input. */
@@ -71,8 +73,10 @@ export function checkMorphInput(model: Model, data: Record<string, unknown>, par
     const value = data[morph.name];
     if (value === undefined) continue;
     const path = parentPath === null ? morph.name : `${parentPath}.${morph.name}`;
-    // Hearth writes the morph-to side; an inverse side is written from it.
-    if (!isMorphTo(morph)) throw invalidKey({ key: morph.name, path: parentPath, source: 'body' });
+    if (!isMorphTo(morph)) {
+      checkInverseInput({ model, morph, parentPath, registry, canRead });
+      continue;
+    }
     const input = parseMorphInput(value, morph.name, path);
     for (const { type } of input ? allRefs(input) : []) {
       if (!registry.contentType(type) || (canRead && !canRead(type))) throw invalidKey({ key: morph.name, path, source: 'body' });
@@ -88,6 +92,7 @@ const morphKey = (m: MorphRef) => `morph:${m.type}:${refKey(m.ref)}`;
  * ... not found`; a row id that matches nothing is its relations check message.
  */
 export async function resolveMorphRefs(env: WriteEnv, model: Model, data: Record<string, unknown>, scope: WriteScope, into: Map<string, number[]>): Promise<void> {
+  await resolveInverseRefs(env, model, data, scope, into);
   for (const morph of model.morphs?.values() ?? []) {
     if (!isMorphTo(morph)) continue;
     const input = parseMorphInput(data[morph.name], morph.name, morph.name);
@@ -113,6 +118,7 @@ interface Link {
 
 /** Writes the morph-to attributes present in `data` for one row: its links are replaced in order. */
 export async function writeMorphs(env: WriteEnv, model: Model, rowId: number, data: Record<string, unknown>, resolved: Map<string, number[]>): Promise<void> {
+  await writeInverseMorphs(env, model, rowId, data, resolved);
   for (const morph of model.morphs?.values() ?? []) {
     if (!isMorphTo(morph)) continue;
     const input = parseMorphInput(data[morph.name], morph.name, morph.name);
@@ -138,8 +144,9 @@ export async function writeMorphs(env: WriteEnv, model: Model, rowId: number, da
   }
 }
 
-/** Copies a row's morph-to links onto its new version, each target mapped to that version's status. */
+/** Copies a row's morph links (both sides) onto its new version, each target mapped to that version's status. */
 export async function cloneMorphLinks(env: WriteEnv, model: Model, fromId: number, toId: number, status: 'draft' | 'published'): Promise<void> {
+  await cloneInverseLinks(env, model, fromId, toId, status);
   for (const morph of model.morphs?.values() ?? []) {
     if (!isMorphTo(morph)) continue;
     const table = morphTableName(model, morph.name);
@@ -180,11 +187,19 @@ export async function captureIncomingMorphs(env: WriteEnv, model: Model, rowId: 
   return out;
 }
 
-/** Re-creates captured incoming morph links for the new row, in their places. */
+/** Re-creates captured incoming morph links for the new row, in their places (once: the copy may already hold them). */
 export async function restoreIncomingMorphs(env: WriteEnv, captured: readonly IncomingMorph[], newId: number): Promise<void> {
   for (const { table, row } of captured) {
     const { id: _id, ...values } = row;
     void _id;
+    const held = await env.db
+      .selectFrom(table)
+      .select('id')
+      .where('entity_id', '=', Number(row.entity_id))
+      .where('related_type', '=', String(row.related_type))
+      .where('related_id', '=', newId)
+      .executeTakeFirst();
+    if (held) continue;
     await env.db.insertInto(table).values({ ...values, related_id: newId }).execute();
   }
 }

@@ -25,6 +25,7 @@ beforeAll(async () => {
         name: { type: 'string' },
         notes: { type: 'relation', relation: 'morphMany', target: 'api::note.note', morphBy: 'targets' },
         attachments: { type: 'relation', relation: 'morphMany', target: 'plugin::upload.file', morphBy: 'related' },
+        lead: { type: 'relation', relation: 'morphOne', target: 'api::note.note', morphBy: 'subject' },
       }),
       post: collection('post', 'posts', { title: { type: 'string' }, refs: { type: 'relation', relation: 'morphToMany' }, notes: { type: 'relation', relation: 'morphMany', target: 'api::note.note', morphBy: 'targets' } }, { draftAndPublish: true }),
       secret: collection('secret', 'secrets', { code: { type: 'string' } }),
@@ -175,5 +176,87 @@ describe('morph relations are written and populated as Strapi does', () => {
     const noteOnly = await server.token('custom', ['api::tag.tag.find']);
     const inverse = await server.request('/api/tags?populate=notes', { token: noteOnly });
     expect((await expectJson<{ error: { status: number } }>(inverse, 400)).error.status).toBe(400);
+  });
+});
+
+describe('the inverse side of a morph relation (morphMany, morphOne) is written through its target\'s morph table, as Strapi does', () => {
+  const notesOf = async (path: string, attr = 'notes', as = token) => {
+    const { data } = await get(`${path}${path.includes('?') ? '&' : '?'}populate[${attr}][fields][0]=body`, as);
+    const value = data[0]?.[attr];
+    return Array.isArray(value) ? value.map((n) => (n as Entry).body) : ((value as Entry | null)?.body ?? null);
+  };
+  const put = (plural: string, documentId: string, data: Record<string, unknown>, query = '') =>
+    server.request(`/api/${plural}/${documentId}${query}`, { method: 'PUT', token, json: { data } });
+
+  it('sets a morphMany by documentId and id, in the given order, read from both sides', async () => {
+    const n1 = await create('notes', { body: 'one' });
+    const n2 = await create('notes', { body: 'two' });
+    const tag = await create('tags', { name: 'inverse', notes: [n2.documentId, n1.id] });
+    expect(await notesOf(`/api/tags?filters[documentId]=${tag.documentId}`)).toEqual(['two', 'one']);
+    const { data } = await get(`/api/notes?filters[documentId]=${n1.documentId}&populate=targets`);
+    expect(data[0]?.targets).toEqual([expect.objectContaining({ __type: 'api::tag.tag', documentId: tag.documentId, name: 'inverse' })]);
+    const rows = await server.server.services.database.db.selectFrom('notes_targets_mph').selectAll().where('related_type', '=', 'api::tag.tag').where('related_id', '=', tag.id).orderBy('ord').execute();
+    expect(rows.map((r) => [Number(r.entity_id), r.field, Number(r.ord)])).toEqual([[n2.id, 'notes', 1], [n1.id, 'notes', 2]]);
+  });
+
+  it('connects (with positions), disconnects, sets and clears like a relation, keeping the target\'s other links', async () => {
+    const [a, b, c] = [await create('notes', { body: 'a' }), await create('notes', { body: 'b' }), await create('notes', { body: 'c' })];
+    const other = await create('tags', { name: 'other' });
+    const tag = await create('tags', { name: 'edited', notes: { connect: [a.documentId] } });
+    await expectJson(await put('notes', a.documentId, { targets: [{ __type: 'api::tag.tag', id: tag.id }, { __type: 'api::tag.tag', id: other.id }] }), 200);
+    const path = `/api/tags?filters[documentId]=${tag.documentId}`;
+    expect(await notesOf(path)).toEqual(['a']);
+    await expectJson(await put('tags', tag.documentId, { notes: { connect: [b.documentId, { documentId: c.documentId, position: { start: true } }] } }), 200);
+    expect(await notesOf(path)).toEqual(['c', 'a', 'b']);
+    await expectJson(await put('tags', tag.documentId, { notes: { disconnect: [a.id], connect: [{ id: a.id, position: { before: c.documentId } }] } }), 200);
+    expect(await notesOf(path)).toEqual(['a', 'c', 'b']);
+    await expectJson(await put('tags', tag.documentId, { notes: { disconnect: [{ documentId: c.documentId }] } }), 200);
+    expect(await notesOf(path)).toEqual(['a', 'b']);
+    await expectJson(await put('tags', tag.documentId, { notes: { set: [b.id] } }), 200);
+    expect(await notesOf(path)).toEqual(['b']);
+    expect(await notesOf(`/api/tags?filters[documentId]=${other.documentId}`)).toEqual(['a']);
+    await expectJson(await put('tags', tag.documentId, { name: 'untouched' }), 200);
+    expect(await notesOf(path)).toEqual(['b']);
+    await expectJson(await put('tags', tag.documentId, { notes: null }), 200);
+    expect(await notesOf(path)).toEqual([]);
+    expect(await notesOf(`/api/tags?filters[documentId]=${other.documentId}`)).toEqual(['a']);
+  });
+
+  it('writes a morphOne onto a morphToOne target, which leaves its previous entry', async () => {
+    const note = await create('notes', { body: 'lead' });
+    const first = await create('tags', { name: 'first', lead: note.documentId });
+    expect(await notesOf(`/api/tags?filters[documentId]=${first.documentId}`, 'lead')).toBe('lead');
+    const second = await create('tags', { name: 'second', lead: { connect: [note.id] } });
+    expect(await notesOf(`/api/tags?filters[documentId]=${second.documentId}`, 'lead')).toBe('lead');
+    expect(await notesOf(`/api/tags?filters[documentId]=${first.documentId}`, 'lead')).toBeNull();
+    const { data } = await get(`/api/notes?filters[documentId]=${note.documentId}&populate=subject`);
+    expect(data[0]?.subject).toMatchObject({ __type: 'api::tag.tag', documentId: second.documentId });
+  });
+
+  it('links the versions a relation would, and follows publish', async () => {
+    const note = await create('notes', { body: 'on a post' });
+    const post = await create('posts', { title: 'inverse', notes: [note.documentId] });
+    expect(await notesOf(`/api/posts?filters[documentId]=${post.documentId}&status=draft`)).toEqual(['on a post']);
+    await expectJson(await put('posts', post.documentId, {}, '?status=published'), 200);
+    expect(await notesOf(`/api/posts?filters[documentId]=${post.documentId}`)).toEqual(['on a post']);
+    const { data } = await get(`/api/notes?filters[documentId]=${note.documentId}&populate=targets`);
+    expect((data[0]?.targets as Entry[]).map((e) => [e.__type, e.documentId, e.publishedAt === null])).toEqual([['api::post.post', post.documentId, false]]);
+  });
+
+  it.each([
+    ['an unknown id', { notes: [999999] }, '1 relation(s) of type api::note.note associated with this entity do not exist'],
+    ['an unknown documentId', { notes: { connect: ['nope'] } }, 'Document with id "nope", locale "null" not found'],
+    ['the media library\'s related (written by upload only)', { attachments: [1] }, 'Invalid key attachments'],
+  ])('refuses %s with a 400 envelope, writing nothing', async (_what, data, message) => {
+    const res = await server.request('/api/tags', { method: 'POST', token, json: { data: { name: 'refused', ...data } } });
+    expect(await expectJson(res, 400)).toMatchObject({ data: null, error: { status: 400, name: 'ValidationError', message } });
+    expect((await get('/api/tags?filters[name]=refused')).data).toEqual([]);
+  });
+
+  it('is refused as Invalid key to a caller who may not find its target', async () => {
+    const note = await create('notes', { body: 'hidden' });
+    const limited = await server.token('custom', ['api::tag.tag.create', 'api::tag.tag.find']);
+    const res = await server.request('/api/tags', { method: 'POST', token: limited, json: { data: { name: 'nope', notes: [note.id] } } });
+    expect(await expectJson(res, 400)).toEqual({ data: null, error: { status: 400, name: 'ValidationError', message: 'Invalid key notes', details: { key: 'notes', path: 'notes', source: 'body' } } });
   });
 });
