@@ -101,7 +101,8 @@ function fromPaths(paths: string[], model: Model, registry: Registry, depth: num
 /** Every populatable attribute of a model, morph relations included, in schema order, one level (`populate=*`). */
 export function populateAll(model: Model): PopulateMap {
   const out = new Map<string, PopulateNode>();
-  const names = isRecord(model.raw.attributes) ? Object.keys(model.raw.attributes) : [...model.attributes.keys()];
+  // Schema order (morph relations live outside `attributes`), then what Hearth adds (`localizations`).
+  const names = new Set([...(isRecord(model.raw.attributes) ? Object.keys(model.raw.attributes) : []), ...model.attributes.keys()]);
   for (const name of names) {
     const attr = model.attributes.get(name);
     if (attr ? POPULATABLE.has(attr.kind) && !attr.private : isPublicMorph(model, name)) out.set(name, plainNode(name));

@@ -32,7 +32,7 @@ afterAll(async () => {
 describe('formats', () => {
   it('re-encodes a JPEG too large to hold in memory line by line and resizes it, saying so', async () => {
     const noise = { type: 'gaussian', mean: 128, sigma: 8 } as const;
-    const original = await sharp({ create: { width: 5472, height: 3648, channels: 3, noise } }).jpeg({ quality: 100 }).toBuffer();
+    const original = await sharp({ create: { width: 5472, height: 3648, channels: 3, background: { r: 0, g: 0, b: 0 }, noise } }).jpeg({ quality: 100 }).toBuffer();
     const res = await postUpload(server, full, [{ name: 'files', filename: 'camera.jpg', bytes: original, type: 'image/jpeg' }]);
     expect(res.headers.get('hearth-notice')).toBe('files[0] 5472x3648 is too large to hold in memory: re-encoded line by line (standard Huffman tables), formats resized line by line');
     const [file] = await json<FileObject[]>(res, 201);

@@ -56,7 +56,7 @@ describe('replacing a file (POST /api/upload?id= with a file)', () => {
   it('keeps hash, extension and URL, and drops formats the new binary no longer has', async () => {
     const big = await sharp({ create: { width: 1200, height: 900, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
     const image = await uploadOne({ name: 'files', filename: 'big.png', bytes: big, type: 'image/png' });
-    expect(Object.keys(image.formats ?? {})).toEqual(['thumbnail', 'large', 'medium', 'small']);
+    expect(Object.keys(image.formats ?? {})).toEqual(['thumbnail', 'small', 'medium', 'large']);
     const replaced = await json<FileObject>(
       await postUpload(server, full, [fixturePart('red-400x300.png'), { name: 'fileInfo', value: '{"caption":"now red"}' }], `?id=${image.id}`),
       200,
