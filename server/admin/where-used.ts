@@ -1,6 +1,8 @@
-import type { Db } from '../db/database.js';
+import type { Database, Db } from '../db/database.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel, Model } from '../schema/types.js';
+import { fileRow, storedFile } from '../uploads/file-rows.js';
+import { textUsages } from './where-used-text.js';
 
 /** One place a file is used: a document (version) and the attribute path holding the file. */
 export interface Usage {
@@ -40,15 +42,39 @@ async function owners(db: Db, registry: Registry, model: Model, rowId: number, f
 const mainField = (model: ContentTypeModel): string | undefined =>
   [...model.attributes.values()].find((a) => a.kind === 'scalar' && a.type === 'string' && !a.private)?.name;
 
-/** Every document (each locale once) whose attributes, or components, link to a file; sorted by type, document, locale, field. */
-export async function whereUsed(db: Db, registry: Registry, fileId: number): Promise<Usage[]> {
+/** The file's media links: the rows and attributes (of content types or components) that hold it. */
+async function mediaLinks(db: Db, registry: Registry, fileId: number): Promise<{ model: Model; rowId: number; field: string }[]> {
   const links = await db.selectFrom('hearth_files_related').select(['related_id', 'related_type', 'field']).where('file_id', '=', fileId).orderBy('id').execute();
-  const seen = new Set<string>();
-  const out: Usage[] = [];
+  const out: { model: Model; rowId: number; field: string }[] = [];
   for (const link of links) {
     const model = registry.model(String(link.related_type));
-    if (!model) continue;
-    for (const owner of await owners(db, registry, model, Number(link.related_id), String(link.field))) {
+    if (model) out.push({ model, rowId: Number(link.related_id), field: String(link.field) });
+  }
+  return out;
+}
+
+/** What `whereUsed` needs. */
+export interface WhereUsedArgs {
+  readonly database: Pick<Database, 'kind' | 'db'>;
+  readonly registry: Registry;
+  readonly fileId: number;
+}
+
+/**
+ * Every document (each locale once) using a file: through media attributes, image nodes of blocks
+ * attributes, or its urls in rich-text attributes, directly or inside components and dynamic
+ * zones; sorted by type, document, locale, field.
+ */
+export async function whereUsed({ database, registry, fileId }: WhereUsedArgs): Promise<Usage[]> {
+  const { db } = database;
+  const row = await fileRow(db, fileId);
+  if (!row) return [];
+  const file = storedFile(row);
+  const places = [...(await mediaLinks(db, registry, fileId)), ...(await textUsages(database, registry, { id: fileId, urls: [file.url, ...file.formatUrls.values()] }))];
+  const seen = new Set<string>();
+  const out: Usage[] = [];
+  for (const place of places) {
+    for (const owner of await owners(db, registry, place.model, place.rowId, place.field)) {
       const title = mainField(owner.model);
       const row = await db.selectFrom(owner.model.table).selectAll().where('id', '=', owner.rowId).executeTakeFirst();
       if (!row) continue;

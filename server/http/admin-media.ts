@@ -116,7 +116,7 @@ export function mediaRoutes(services: Services): express.Router {
   router.get('/upload/files/:id/where-used', async (req, res) => {
     const id = idParam(req.params.id, 'File');
     if (!(await uploads.reads.one(id, null, everything))) throw notFound('File not found');
-    sendJson(res, 200, { data: await whereUsed(services.database.db, services.registry(), id) });
+    sendJson(res, 200, { data: await whereUsed({ database: services.database, registry: services.registry(), fileId: id }) });
   });
   return router;
 }
