@@ -9,7 +9,8 @@ import { StatusBadge } from '../../components/status-badge';
 import { useClient } from '../auth/session';
 import { useSchemas } from '../content-types/schemas-context';
 import { cellText, listDocuments } from './content-api';
-import { FiltersBar, filtersQuery, type FilterRule } from './filters-bar';
+import { filtersQuery, type FilterRule } from './filter-operators';
+import { FiltersBar } from './filters-bar';
 import { humanize, listColumns, nextSort, sortState } from './list-columns';
 import { LocaleSelect, useLocaleParam } from './locale-select';
 import { SingleTypeRedirect } from './single-type-redirect';
@@ -23,7 +24,9 @@ function readRules(text: string | null): FilterRule[] {
     const parsed: unknown = JSON.parse(text);
     return Array.isArray(parsed)
       ? parsed.flatMap((r: unknown) =>
-          typeof r === 'object' && r !== null && 'field' in r && 'operator' in r && 'value' in r ? [{ field: String(r.field), operator: String(r.operator), value: String(r.value) }] : [],
+          typeof r === 'object' && r !== null && 'field' in r && 'operator' in r && 'value' in r
+            ? [{ field: String(r.field), operator: String(r.operator), value: String(r.value), ...('label' in r && typeof r.label === 'string' ? { label: r.label } : {}) }]
+            : [],
         )
       : [];
   } catch {
@@ -65,14 +68,15 @@ function CollectionList({ uid }: { readonly uid: string }) {
     return () => window.clearTimeout(timer);
   });
   const key = JSON.stringify({ uid, page, sort, q, rules, locale });
-  const list = useLoad(() => listDocuments(client, uid, { page, pageSize: PAGE_SIZE, sort, q, filters: filtersQuery(rules), locale }), key);
+  const list = useLoad(() => listDocuments(client, uid, { page, pageSize: PAGE_SIZE, sort, q, filters: filtersQuery(rules, type?.schema.attributes), locale }), key);
 
   if (!type) return null;
   const { schema } = type;
   const columns = listColumns(schema);
   const drafts = hasDraftAndPublish(schema);
-  const data = list.data;
   const filtered = q !== '' || rules.length > 0;
+  // A refused request leaves no list behind: the entries of the previous filters would pass for its answer.
+  const data = list.error ? undefined : list.data;
   const newLink = `/content/${encodeURIComponent(uid)}/new${locale ? `?locale=${locale}` : ''}`;
   const sortable = (column: string, label: string) => (
     <th scope="col" aria-sort={sortState(sort, column)} key={column}>
@@ -105,8 +109,8 @@ function CollectionList({ uid }: { readonly uid: string }) {
           </div>
           {isLocalized(schema) ? <LocaleSelect id="list-locale" value={locale} onChange={setLocale} /> : null}
         </div>
-        <FiltersBar attributes={schema.attributes} rules={rules} onChange={(next) => update({ filters: next.length > 0 ? JSON.stringify(next) : null })} />
-        {list.error ? <ErrorNotice message={describeError(list.error)} onRetry={list.reload} /> : null}
+        <FiltersBar attributes={schema.attributes} rules={rules} locale={locale} onChange={(next) => update({ filters: next.length > 0 ? JSON.stringify(next) : null })} />
+        {list.error ? <ErrorNotice message={filtered ? `The entries could not be listed with these filters: ${describeError(list.error)}` : describeError(list.error)} onRetry={list.reload} /> : null}
         {list.loading && !data ? <Loading label="Loading entries…" /> : null}
         {data && data.items.length === 0 ? (
           filtered ? (

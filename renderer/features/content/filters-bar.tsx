@@ -1,69 +1,78 @@
 import { useState, type FormEvent } from 'react';
-import type { QueryValue } from '../../api/query';
 import type { Attribute } from '../../api/schema';
+import { RelationSearch } from './fields/relation-search';
+import { operatorsFor, ruleWords, takesNoValue, type FilterRule } from './filter-operators';
 
-/** One filter condition on a field. */
-export interface FilterRule {
-  readonly field: string;
-  readonly operator: string;
-  readonly value: string;
+/** Props of the filters bar. */
+export interface FiltersBarProps {
+  readonly attributes: Readonly<Record<string, Attribute>>;
+  readonly rules: readonly FilterRule[];
+  readonly onChange: (rules: FilterRule[]) => void;
+  /** The list's locale: a relation's entries are searched in it. */
+  readonly locale?: string | null;
 }
 
-const TEXT_OPS = [
-  ['$containsi', 'contains'],
-  ['$notContainsi', 'does not contain'],
-  ['$eqi', 'is'],
-  ['$nei', 'is not'],
-  ['$startsWithi', 'starts with'],
-  ['$endsWithi', 'ends with'],
-  ['$null', 'is empty'],
-  ['$notNull', 'is not empty'],
-] as const;
-const VALUE_OPS = [
-  ['$eq', 'is'],
-  ['$ne', 'is not'],
-  ['$gt', 'is greater than'],
-  ['$gte', 'is at least'],
-  ['$lt', 'is less than'],
-  ['$lte', 'is at most'],
-  ['$null', 'is empty'],
-  ['$notNull', 'is not empty'],
-] as const;
-const NO_VALUE = new Set(['$null', '$notNull']);
+const inputType = (attribute: Attribute | undefined) =>
+  attribute?.type === 'integer' || attribute?.type === 'float' || attribute?.type === 'decimal' ? 'number' : attribute?.type === 'date' ? 'date' : 'text';
 
-/** The operators a field type can be filtered with, as [operator, words]. */
-export function operatorsFor(attribute: Attribute | undefined): readonly (readonly [string, string])[] {
-  if (!attribute) return [];
-  if (['string', 'text', 'email', 'uid', 'richtext'].includes(attribute.type)) return TEXT_OPS;
-  if (attribute.type === 'boolean' || attribute.type === 'enumeration') return VALUE_OPS.filter(([op]) => op === '$eq' || op === '$ne' || NO_VALUE.has(op));
-  return VALUE_OPS;
-}
-
-/** The filters of a list as Strapi's `filters` query (`$and` of each rule). */
-export function filtersQuery(rules: readonly FilterRule[]): Record<string, QueryValue> | null {
-  if (rules.length === 0) return null;
-  return { $and: rules.map((r) => ({ [r.field]: { [r.operator]: NO_VALUE.has(r.operator) ? 'true' : r.value } })) };
-}
-
-function words(rule: FilterRule, attributes: Readonly<Record<string, Attribute>>): string {
-  const op = operatorsFor(attributes[rule.field]).find(([o]) => o === rule.operator)?.[1] ?? rule.operator;
-  return NO_VALUE.has(rule.operator) ? `${rule.field} ${op}` : `${rule.field} ${op} “${rule.value}”`;
+/** The value control of a new filter: an entry picker on relations, a choice on booleans and enumerations, else text. */
+function ValueControl({ attribute, draft, setDraft, locale }: { readonly attribute: Attribute | undefined; readonly draft: FilterRule; readonly setDraft: (rule: FilterRule) => void; readonly locale: string | null }) {
+  if (attribute?.type === 'relation') {
+    if (draft.value !== '') {
+      return (
+        <span className="chip" data-testid="filter-picked">
+          <span>{draft.label ?? draft.value}</span>
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => setDraft({ field: draft.field, operator: draft.operator, value: '' })}>
+            Change
+          </button>
+        </span>
+      );
+    }
+    return <RelationSearch target={attribute.target ?? ''} label="Filter value" exclude={[]} locale={locale} onPick={(item) => setDraft({ ...draft, value: item.documentId, label: item.label })} />;
+  }
+  if (attribute?.type === 'enumeration' || attribute?.type === 'boolean') {
+    return (
+      <>
+        <label className="visually-hidden" htmlFor="filter-value">
+          Filter value
+        </label>
+        <select id="filter-value" value={draft.value} onChange={(e) => setDraft({ ...draft, value: e.target.value })}>
+          <option value="">Choose…</option>
+          {(attribute.type === 'boolean' ? ['true', 'false'] : (attribute.enum ?? [])).map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+      </>
+    );
+  }
+  return (
+    <>
+      <label className="visually-hidden" htmlFor="filter-value">
+        Filter value
+      </label>
+      <input id="filter-value" type={inputType(attribute)} step="any" value={draft.value} onChange={(e) => setDraft({ ...draft, value: e.target.value })} data-autofocus />
+    </>
+  );
 }
 
 /** Filter chips and a small form to add one. */
-export function FiltersBar({ attributes, rules, onChange }: { readonly attributes: Readonly<Record<string, Attribute>>; readonly rules: readonly FilterRule[]; readonly onChange: (rules: FilterRule[]) => void }) {
-  const fields = Object.entries(attributes).filter(([, a]) => operatorsFor(a).length > 0 && a.type !== 'password' && !a.private);
+export function FiltersBar({ attributes, rules, onChange, locale = null }: FiltersBarProps) {
+  const fields = Object.entries(attributes).filter(([, a]) => operatorsFor(a).length > 0);
   const [adding, setAdding] = useState(false);
   const [draft, setDraft] = useState<FilterRule>({ field: fields[0]?.[0] ?? '', operator: '', value: '' });
   const ops = operatorsFor(attributes[draft.field]);
   const operator = ops.some(([o]) => o === draft.operator) ? draft.operator : (ops[0]?.[0] ?? '');
   const attribute = attributes[draft.field];
+  const ready = draft.field !== '' && operator !== '' && (takesNoValue(operator) || draft.value !== '');
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!draft.field || !operator) return;
-    onChange([...rules, { ...draft, operator }]);
+    if (!ready) return;
+    const rule: FilterRule = takesNoValue(operator) ? { field: draft.field, operator, value: '' } : { ...draft, operator };
+    onChange([...rules, rule]);
     setAdding(false);
-    setDraft({ ...draft, value: '' });
+    setDraft({ field: draft.field, operator, value: '' });
   };
   return (
     <div className="filters">
@@ -71,8 +80,8 @@ export function FiltersBar({ attributes, rules, onChange }: { readonly attribute
       <ul className="chips" aria-label="Active filters">
         {rules.map((r, i) => (
           <li key={`${r.field}${r.operator}${r.value}${i}`} className="chip">
-            <span>{words(r, attributes)}</span>
-            <button type="button" className="btn btn-ghost btn-icon btn-small" aria-label={`Remove filter ${words(r, attributes)}`} onClick={() => onChange(rules.filter((_, j) => j !== i))}>
+            <span>{ruleWords(r, attributes)}</span>
+            <button type="button" className="btn btn-ghost btn-icon btn-small" aria-label={`Remove filter ${ruleWords(r, attributes)}`} onClick={() => onChange(rules.filter((_, j) => j !== i))}>
               <span aria-hidden="true">×</span>
             </button>
           </li>
@@ -84,7 +93,7 @@ export function FiltersBar({ attributes, rules, onChange }: { readonly attribute
           <label className="visually-hidden" htmlFor="filter-field">
             Filter field
           </label>
-          <select id="filter-field" value={draft.field} onChange={(e) => setDraft({ ...draft, field: e.target.value })}>
+          <select id="filter-field" value={draft.field} onChange={(e) => setDraft({ field: e.target.value, operator: '', value: '' })}>
             {fields.map(([name]) => (
               <option key={name} value={name}>
                 {name}
@@ -101,29 +110,8 @@ export function FiltersBar({ attributes, rules, onChange }: { readonly attribute
               </option>
             ))}
           </select>
-          {NO_VALUE.has(operator) ? null : attribute?.type === 'enumeration' || attribute?.type === 'boolean' ? (
-            <>
-              <label className="visually-hidden" htmlFor="filter-value">
-                Filter value
-              </label>
-              <select id="filter-value" value={draft.value} onChange={(e) => setDraft({ ...draft, value: e.target.value })}>
-                <option value="">Choose…</option>
-                {(attribute.type === 'boolean' ? ['true', 'false'] : (attribute.enum ?? [])).map((v) => (
-                  <option key={v} value={v}>
-                    {v}
-                  </option>
-                ))}
-              </select>
-            </>
-          ) : (
-            <>
-              <label className="visually-hidden" htmlFor="filter-value">
-                Filter value
-              </label>
-              <input id="filter-value" value={draft.value} onChange={(e) => setDraft({ ...draft, value: e.target.value })} data-autofocus />
-            </>
-          )}
-          <button type="submit" className="btn btn-small btn-primary">
+          {takesNoValue(operator) ? null : <ValueControl attribute={attribute} draft={draft} setDraft={setDraft} locale={locale} />}
+          <button type="submit" className="btn btn-small btn-primary" disabled={!ready}>
             Apply filter
           </button>
           <button type="button" className="btn btn-small btn-ghost" onClick={() => setAdding(false)}>
