@@ -1,4 +1,4 @@
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, RouterProvider, type RouteObject } from 'react-router';
 import { Loading, EmptyState } from './components/feedback';
 import { Layout } from './components/layout';
 import { ToastProvider } from './components/toast';
@@ -16,28 +16,25 @@ import { SettingsScreen } from './features/settings/settings-screen';
 import { TokenEditor } from './features/tokens/token-editor';
 import { TokensScreen } from './features/tokens/tokens-screen';
 
-function AppRoutes() {
-  return (
-    <Routes>
-      <Route path="/" element={<Navigate to="/content" replace />} />
-      <Route path="/content" element={<ContentHome />} />
-      <Route path="/content/:uid" element={<ContentList />} />
-      <Route path="/content/:uid/new" element={<EditScreen />} />
-      <Route path="/content/:uid/:documentId" element={<EditScreen />} />
-      <Route path="/builder" element={<BuilderHome />} />
-      <Route path="/builder/types/new" element={<TypeEditor />} />
-      <Route path="/builder/types/:uid" element={<TypeEditor />} />
-      <Route path="/builder/components/new" element={<ComponentEditor />} />
-      <Route path="/builder/components/:uid" element={<ComponentEditor />} />
-      <Route path="/media" element={<MediaLibrary />} />
-      <Route path="/tokens" element={<TokensScreen />} />
-      <Route path="/tokens/new" element={<TokenEditor />} />
-      <Route path="/tokens/:id" element={<TokenEditor />} />
-      <Route path="/settings" element={<SettingsScreen />} />
-      <Route path="*" element={<EmptyState title="Page not found">This address does not lead to a screen of Hearth.</EmptyState>} />
-    </Routes>
-  );
-}
+/** The screens under /admin, children of the session gate (a data router, so screens can block leaving). */
+const SCREENS: RouteObject[] = [
+  { index: true, element: <Navigate to="/content" replace /> },
+  { path: 'content', element: <ContentHome /> },
+  { path: 'content/:uid', element: <ContentList /> },
+  { path: 'content/:uid/new', element: <EditScreen /> },
+  { path: 'content/:uid/:documentId', element: <EditScreen /> },
+  { path: 'builder', element: <BuilderHome /> },
+  { path: 'builder/types/new', element: <TypeEditor /> },
+  { path: 'builder/types/:uid', element: <TypeEditor /> },
+  { path: 'builder/components/new', element: <ComponentEditor /> },
+  { path: 'builder/components/:uid', element: <ComponentEditor /> },
+  { path: 'media', element: <MediaLibrary /> },
+  { path: 'tokens', element: <TokensScreen /> },
+  { path: 'tokens/new', element: <TokenEditor /> },
+  { path: 'tokens/:id', element: <TokenEditor /> },
+  { path: 'settings', element: <SettingsScreen /> },
+  { path: '*', element: <EmptyState title="Page not found">This address does not lead to a screen of Hearth.</EmptyState> },
+];
 
 function Gate() {
   const { state, signOut, retry } = useSession();
@@ -58,22 +55,30 @@ function Gate() {
       return (
         <SchemasProvider>
           <Layout user={state.user} desktop={state.desktop} onLogout={() => void signOut()}>
-            <AppRoutes />
+            <Outlet />
           </Layout>
         </SchemasProvider>
       );
   }
 }
 
-/** The admin app: session gate, then the screens under /admin. */
-export function App() {
+/** The app's shell around every screen: notifications, the session, then the gate. */
+function Shell() {
   return (
-    <BrowserRouter basename="/admin">
-      <ToastProvider>
-        <SessionProvider>
-          <Gate />
-        </SessionProvider>
-      </ToastProvider>
-    </BrowserRouter>
+    <ToastProvider>
+      <SessionProvider>
+        <Gate />
+      </SessionProvider>
+    </ToastProvider>
   );
+}
+
+/** Creates the admin app's router: every screen under /admin, behind the session gate. */
+export function createAdminRouter() {
+  return createBrowserRouter([{ path: '/', element: <Shell />, children: SCREENS }], { basename: '/admin' });
+}
+
+/** The admin app: session gate, then the screens under /admin. */
+export function App({ router }: { readonly router: ReturnType<typeof createAdminRouter> }) {
+  return <RouterProvider router={router} />;
 }

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app';
+import { App, createAdminRouter } from './app';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/forms.css';
@@ -10,7 +10,7 @@ const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <App router={createAdminRouter()} />
     </StrictMode>,
   );
 }

@@ -4,6 +4,7 @@ import { schemaToJson } from '../../api/schema';
 import type { Component } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Field } from '../../components/field';
+import { useLeaveGuard } from '../../components/leave-guard';
 import { EmptyState, ErrorNotice, Loading, PageHeader } from '../../components/feedback';
 import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
@@ -21,6 +22,8 @@ interface ComponentForm {
 
 const formOf = (c: Component): ComponentForm => ({ category: c.category, displayName: c.schema.info.displayName, description: c.schema.info.description ?? '', attributes: toEdited(c.schema.attributes) });
 
+const BLANK: ComponentForm = { category: 'shared', displayName: '', description: '', attributes: [] };
+
 /** Creates or edits a component (a reusable group of fields). */
 export function ComponentEditor() {
   const { uid } = useParams();
@@ -29,11 +32,16 @@ export function ComponentEditor() {
   const navigate = useNavigate();
   const { notify } = useToast();
   const existing = uid ? schemas.component(uid) : undefined;
-  const [form, setForm] = useState<ComponentForm | null>(uid ? null : { category: 'shared', displayName: '', description: '', attributes: [] });
+  const [form, setForm] = useState<ComponentForm | null>(uid ? null : BLANK);
+  // The form as last loaded or saved: leaving with anything else asks first.
+  const [saved, setSaved] = useState<ComponentForm | null>(uid ? null : BLANK);
   const [deleting, setDeleting] = useState(false);
   useEffect(() => {
-    if (existing) setForm(formOf(existing));
+    if (!existing) return;
+    setForm(formOf(existing));
+    setSaved(formOf(existing));
   }, [existing]);
+  const guard = useLeaveGuard(form !== null && saved !== null && JSON.stringify(form) !== JSON.stringify(saved));
 
   const { save, busy, error, confirmation } = useSchemaSave(async (confirmDataLoss) => {
     if (!form) return;
@@ -45,10 +53,11 @@ export function ComponentEditor() {
       attributes: fromEdited(form.attributes).attributes,
     });
     await writeSchema(
-      { client, notify, reload: schemas.reload, navigate },
+      { client, notify, reload: schemas.reload, navigate: (to) => guard.leave(() => navigate(to)) },
       { collection: 'components', key: 'component', route: 'components', uid: existing?.uid ?? null, displayName: form.displayName },
       { schema: { category: form.category, ...schema }, renames: fromEdited(form.attributes).renames, confirmDataLoss },
     );
+    setSaved(form);
   });
 
   if (uid && !existing) {
@@ -93,12 +102,13 @@ export function ComponentEditor() {
             await client.del(`/admin/api/components/${encodeURIComponent(existing.uid)}`, { confirmDataLoss: 'true' });
             notify(`${form.displayName} deleted`);
             schemas.reload();
-            navigate('/builder');
+            guard.leave(() => navigate('/builder'));
           }}
         >
           <p>The component and the values stored in it are removed from every type that uses it.</p>
         </ConfirmDialog>
       ) : null}
+      {guard.dialog}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { hasDraftAndPublish, isLocalized, schemaToJson, type Schema } from '../.
 import type { ContentType } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Field } from '../../components/field';
+import { useLeaveGuard } from '../../components/leave-guard';
 import { EmptyState, ErrorNotice, Loading, PageHeader } from '../../components/feedback';
 import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
@@ -69,18 +70,24 @@ export function TypeEditor() {
   const { notify } = useToast();
   const existing = uid ? schemas.contentType(uid) : undefined;
   const [form, setForm] = useState<TypeForm | null>(uid ? null : EMPTY);
+  // The form as last loaded or saved: leaving with anything else asks first.
+  const [saved, setSaved] = useState<TypeForm | null>(uid ? null : EMPTY);
   const [deleting, setDeleting] = useState(false);
   useEffect(() => {
-    if (existing) setForm(formOf(existing));
+    if (!existing) return;
+    setForm(formOf(existing));
+    setSaved(formOf(existing));
   }, [existing]);
+  const guard = useLeaveGuard(form !== null && saved !== null && JSON.stringify(form) !== JSON.stringify(saved));
 
   const { save, busy, error, confirmation } = useSchemaSave(async (confirmDataLoss) => {
     if (!form) return;
     await writeSchema(
-      { client, notify, reload: schemas.reload, navigate },
+      { client, notify, reload: schemas.reload, navigate: (to) => guard.leave(() => navigate(to)) },
       { collection: 'content-types', key: 'contentType', route: 'types', uid: existing?.uid ?? null, displayName: form.displayName },
       { schema: schemaToJson(schemaOf(form, existing?.schema)), renames: fromEdited(form.attributes).renames, confirmDataLoss },
     );
+    setSaved(form);
   });
 
   if (uid && !existing) {
@@ -145,12 +152,13 @@ export function TypeEditor() {
             await client.del(`/admin/api/content-types/${encodeURIComponent(existing.uid)}`, { confirmDataLoss: 'true' });
             notify(`${form.displayName} deleted`);
             schemas.reload();
-            navigate('/builder');
+            guard.leave(() => navigate('/builder'));
           }}
         >
           <p>The type, its schema file and every entry it holds are removed. This cannot be undone.</p>
         </ConfirmDialog>
       ) : null}
+      {guard.dialog}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { hasDraftAndPublish, isLocalized } from '../../api/schema';
 import type { ContentType } from '../../api/types';
 import { EmptyState, ErrorNotice, Loading } from '../../components/feedback';
+import { useLeaveGuard } from '../../components/leave-guard';
 import { StatusBadge } from '../../components/status-badge';
 import { useSchemas } from '../content-types/schemas-context';
 import { EDIT_FORM_ID, EditActions } from './edit-actions';
@@ -27,6 +28,7 @@ function EditForm({ type, documentId }: { readonly type: ContentType; readonly d
   const schemas = useSchemas();
   const [locale, setLocale] = useLocaleParam(type);
   const editor = useEditor(type, documentId, locale);
+  const guard = useLeaveGuard(editor.dirty);
   const { schema, uid } = type;
   const localized = isLocalized(schema);
   const drafts = hasDraftAndPublish(schema);
@@ -110,6 +112,7 @@ function EditForm({ type, documentId }: { readonly type: ContentType; readonly d
           </form>
         </FormContext.Provider>
       ) : null}
+      {guard.dialog}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { ApiError, describeError, fieldErrorMap } from '../../api/errors';
 import type { ContentType, Entry } from '../../api/types';
@@ -85,7 +86,8 @@ export function useEditor(type: ContentType, documentId: string | null, locale: 
   const write = async (): Promise<string> => {
     const data = toApiValues(schema, state.values, [], lookup);
     const id = await saveDocument(client, type, { documentId: state.entry?.documentId ?? documentId, locale, data });
-    setState((s) => ({ ...s, dirty: false }));
+    // Rendered at once: the leave guard must see the work saved before the navigation that follows.
+    flushSync(() => setState((s) => ({ ...s, dirty: false })));
     return id;
   };
   const openDoc = (id: string) => navigate(`/content/${encodeURIComponent(uid)}/${id}${locale ? `?locale=${locale}` : ''}`, { replace: true });
@@ -107,6 +109,7 @@ export function useEditor(type: ContentType, documentId: string | null, locale: 
   const remove = async (everyLocale: boolean) => {
     await deleteDocument(client, uid, state.entry?.documentId ?? documentId ?? '', everyLocale ? null : locale);
     notify('Entry deleted');
+    flushSync(() => setState((s) => ({ ...s, dirty: false })));
     navigate(`/content/${encodeURIComponent(uid)}${locale ? `?locale=${locale}` : ''}`);
   };
 
