@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import bcrypt from 'bcryptjs';
 
 /**
  * End-user passwords as scrypt hashes: `scrypt$<salt>$<key>` (base64), Node's default cost
@@ -21,8 +22,13 @@ export async function hashPassword(plain: string): Promise<string> {
   return `scrypt$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+/** A bcrypt hash as Strapi's users-permissions stores them (bcryptjs, `$2a$10$...`). */
+const BCRYPT_HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
+
 /** Whether a password matches a stored hash; keys are compared in constant time. */
 export async function verifyPassword(plain: string, stored: string | null): Promise<boolean> {
+  // Users imported from a Strapi archive keep Strapi's bcrypt hashes ($2a$/$2b$/$2y$): they still log in.
+  if (stored !== null && BCRYPT_HASH.test(stored)) return bcrypt.compare(plain, stored);
   const parts = (stored ?? '').split('$');
   if (parts.length !== 3 || parts[0] !== 'scrypt' || !parts[1] || !parts[2]) return false;
   const expected = Buffer.from(parts[2], 'base64');
