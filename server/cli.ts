@@ -22,6 +22,8 @@ Commands:
   admin reset-password --email E --password P [--data DIR]
   export --file F.tar.gz [--data DIR]
   import --file F.tar.gz [--data DIR] [--force]
+  import --from-strapi FILE [--key KEY] [--data DIR] [--schemas DIR] [--force]
+  export --format strapi --file F.tar.gz [--key KEY] [--data DIR]
 
 Environment: HEARTH_DATA, HOST, PORT, API_REST_DEFAULT_LIMIT, API_REST_MAX_LIMIT, UPLOAD_SIZE_LIMIT,
 HEARTH_PUBLIC_URL, HEARTH_ALLOWED_HOSTS, HEARTH_CORS_ORIGINS, HEARTH_RESPONSE_CACHE, UPLOAD_PROVIDER, S3_*,

@@ -1,5 +1,5 @@
 import { resolveConfig } from '../config.js';
-import { only, required, text, type Io, type Parsed } from '../cli-args.js';
+import { only, required, text, UsageError, type Io, type Parsed } from '../cli-args.js';
 import type { StorageProvider } from '../uploads/storage-provider.js';
 import { exportArchive } from './export.js';
 import { importArchive } from './import.js';
@@ -14,7 +14,10 @@ async function mediaProviderOf(config: ReturnType<typeof resolveConfig>): Promis
 
 /** `hearth export --file F.tar.gz [--data DIR]`: the archive is written; a summary goes to stderr. DATABASE_URL: read from PostgreSQL. */
 export async function exportCommand(parsed: Parsed, io: Io): Promise<number> {
-  only(parsed, ['file', 'data']);
+  const format = text(parsed, 'format');
+  if (format === 'strapi') return (await import('../strapi-archive/cli.js')).strapiExportCommand(parsed, io);
+  if (format !== undefined && format !== 'hearth') throw new UsageError('--format must be hearth or strapi');
+  only(parsed, ['file', 'data', 'format']);
   const file = required(parsed, 'file');
   const config = resolveConfig({ data: text(parsed, 'data') });
   const summary = await exportArchive({ dataDir: config.dataDir, file, databaseUrl: config.databaseUrl, log: (m) => io.err(`${m}\n`) });
@@ -28,6 +31,10 @@ export async function exportCommand(parsed: Parsed, io: Io): Promise<number> {
  * into the bucket.
  */
 export async function importCommand(parsed: Parsed, io: Io): Promise<number> {
+  if (parsed.flags.has('from-strapi')) {
+    const { strapiImportCommand } = await import('../strapi-archive/cli.js');
+    return strapiImportCommand(parsed, io, () => mediaProviderOf(resolveConfig({ data: text(parsed, 'data') })));
+  }
   only(parsed, ['file', 'data', 'force']);
   const file = required(parsed, 'file');
   const config = resolveConfig({ data: text(parsed, 'data') });

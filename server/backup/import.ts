@@ -28,9 +28,11 @@ export interface ImportSummary {
   readonly media: number;
 }
 
-type TargetState = 'missing' | 'empty' | 'full';
+/** Whether the data dir an import replaces is missing, an empty folder, or holds something. */
+export type TargetState = 'missing' | 'empty' | 'full';
 
-async function targetState(dir: string): Promise<TargetState> {
+/** The state of the data dir an import goes into. */
+export async function targetState(dir: string): Promise<TargetState> {
   let info;
   try {
     info = await stat(dir);
@@ -85,7 +87,7 @@ async function checkDatabaseEmpty(database: Database | null, force: boolean): Pr
 }
 
 /** Puts the built data dir in place; a replaced one is moved into `work` (deleted with it) only once the new one is in. */
-async function swapInto(built: string, target: string, state: TargetState, work: string): Promise<void> {
+export async function swapInto(built: string, target: string, state: TargetState, work: string): Promise<void> {
   if (state === 'empty') await rmdir(target);
   if (state !== 'full') {
     await rename(built, target);

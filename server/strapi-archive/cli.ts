@@ -1,0 +1,52 @@
+import { resolveConfig } from '../config.js';
+import { AppError } from '../errors/app-error.js';
+import { only, required, text, UsageError, type Io, type Parsed } from '../cli-args.js';
+import type { StorageProvider } from '../uploads/storage-provider.js';
+import { exportStrapiArchive } from './export.js';
+import { importStrapiArchive } from './import.js';
+
+/** Strapi archives live in SQLite data dirs for now: a PostgreSQL target is refused by name. */
+function refusePostgres(databaseUrl: string | null, what: string): void {
+  if (databaseUrl) throw new AppError('NotImplementedError', `${what} works on SQLite data dirs only (DATABASE_URL is set)`);
+}
+
+/**
+ * `hearth import --from-strapi FILE [--key KEY] [--data DIR] [--schemas DIR] [--force]`: stages
+ * on stderr, one summary line at the end.
+ */
+export async function strapiImportCommand(parsed: Parsed, io: Io, mediaProvider: () => Promise<StorageProvider | null>): Promise<number> {
+  only(parsed, ['from-strapi', 'key', 'data', 'schemas', 'force']);
+  const file = required(parsed, 'from-strapi');
+  const config = resolveConfig({ data: text(parsed, 'data'), schemas: text(parsed, 'schemas') });
+  refusePostgres(config.databaseUrl, 'import --from-strapi');
+  const provider = await mediaProvider();
+  try {
+    const summary = await importStrapiArchive({
+      dataDir: config.dataDir,
+      file,
+      key: text(parsed, 'key') ?? null,
+      schemasDir: text(parsed, 'schemas') === undefined ? null : config.schemasDir,
+      force: parsed.flags.get('force') === true,
+      mediaProvider: provider,
+      progress: (m) => io.err(`${m}\n`),
+    });
+    io.err(`imported ${summary.entities} entities, ${summary.links} links and ${summary.assets} assets from ${file} into ${config.dataDir}\n`);
+    return 0;
+  } finally {
+    provider?.close();
+  }
+}
+
+/** `hearth export --format strapi --file F.tar.gz [--key KEY] [--data DIR]`: an archive `strapi import -f` reads. */
+export async function strapiExportCommand(parsed: Parsed, io: Io): Promise<number> {
+  only(parsed, ['format', 'file', 'key', 'data', 'schemas']);
+  const file = required(parsed, 'file');
+  const key = text(parsed, 'key') ?? null;
+  if (key !== null && !file.endsWith('.tar.gz.enc')) throw new UsageError('--key writes an encrypted archive: name it F.tar.gz.enc');
+  if (key === null && !/\.tar(\.gz)?$/.test(file)) throw new UsageError('--file must end with .tar or .tar.gz (.tar.gz.enc with --key)');
+  const config = resolveConfig({ data: text(parsed, 'data'), schemas: text(parsed, 'schemas') });
+  refusePostgres(config.databaseUrl, 'export --format strapi');
+  const summary = await exportStrapiArchive({ dataDir: config.dataDir, schemasDir: text(parsed, 'schemas') ?? null, file, key, progress: (m) => io.err(`${m}\n`) });
+  io.err(`exported ${summary.entities} entities, ${summary.links} links and ${summary.assets} assets to ${file}\n`);
+  return 0;
+}

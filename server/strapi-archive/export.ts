@@ -1,0 +1,211 @@
+import { createCipheriv } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { access, chmod, copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { create as createTar } from 'tar';
+import { openDataDir } from '../data-dir.js';
+import type { Db } from '../db/database.js';
+import { getMeta } from '../db/migrations.js';
+import { newDocumentId } from '../documents/store.js';
+import { fileModel } from '../schema/file-model.js';
+import { loadProject } from '../schema/load.js';
+import { buildRegistry, type Registry } from '../schema/registry.js';
+import { FILE_UID, type ContentTypeModel } from '../schema/types.js';
+import { createLocalProvider } from '../uploads/local-provider.js';
+import { roleModel, userModel } from '../users/models.js';
+import { entityData, localizationsLink, relationLinks } from './entities-out.js';
+import { FOLDER_UID, LOCALE_UID, PERMISSION_UID } from './entities-in.js';
+import { isRecord } from './jsonl.js';
+import { stageWriter, type StageWriter } from './jsonl-out.js';
+import { schemaLines } from './schemas-out.js';
+import { strapiKey } from './source.js';
+
+/** The Strapi version the archive says it comes from: the one whose layout it follows. */
+export const STRAPI_ARCHIVE_VERSION = '5.54.0';
+
+/** What `hearth export --format strapi` is asked to do. */
+export interface StrapiExportOptions {
+  readonly dataDir: string;
+  readonly schemasDir: string | null;
+  /** `.tar`, `.tar.gz`, or `.tar.gz.enc` with `key`. */
+  readonly file: string;
+  readonly key: string | null;
+  readonly progress: (message: string) => void;
+  readonly now?: () => Date;
+}
+
+/** What the archive holds. */
+export interface StrapiExportSummary {
+  readonly entities: number;
+  readonly links: number;
+  readonly assets: number;
+}
+
+interface Ctx {
+  readonly db: Db;
+  readonly registry: Registry;
+  readonly entities: StageWriter;
+  readonly links: StageWriter;
+  count: { entities: number; links: number };
+}
+
+const emitEntity = async (ctx: Ctx, type: string, id: number, data: Record<string, unknown>) => {
+  await ctx.entities.write({ type, id, data });
+  ctx.count.entities++;
+};
+const emitLink = async (ctx: Ctx, link: unknown) => {
+  await ctx.links.write(link);
+  ctx.count.links++;
+};
+
+/** Rows of a content-type model (project types, files, users, roles) as entity lines, their links after. */
+async function exportModel(ctx: Ctx, model: ContentTypeModel, uid: string = model.uid): Promise<void> {
+  const rows = await ctx.db.selectFrom(model.table).selectAll().orderBy('id').execute();
+  for (const row of rows) await emitEntity(ctx, uid, Number(row.id), await entityData(ctx.db, ctx.registry, model, row));
+  await relationLinks(ctx.db, ctx.registry, model, (l) => emitLink(ctx, l));
+  for (const row of rows) await emitLink(ctx, localizationsLink(uid, Number(row.id), String(row.documentId)));
+}
+
+/** Position of each child within its parent's list, as the inverse side of a manyToOne. */
+function positions(): (parent: number) => number {
+  const seen = new Map<number, number>();
+  return (parent) => {
+    const next = (seen.get(parent) ?? 0) + 1;
+    seen.set(parent, next);
+    return next;
+  };
+}
+
+/** Folders, locales and role permissions: kept in Hearth's own tables, written as Strapi's plugin entities. */
+async function exportPluginRows(ctx: Ctx): Promise<void> {
+  const folders = await ctx.db.selectFrom('hearth_upload_folders').selectAll().orderBy('id').execute();
+  for (const f of folders) {
+    const data = { documentId: f.documentId, name: f.name, pathId: Number(f.pathId), path: f.path, createdAt: f.createdAt, updatedAt: f.updatedAt, publishedAt: f.publishedAt ?? f.createdAt, locale: f.locale ?? null };
+    await emitEntity(ctx, FOLDER_UID, Number(f.id), data);
+  }
+  const childPos = positions();
+  for (const f of folders) {
+    if (f.parent_id === null || f.parent_id === undefined) continue;
+    const right = { type: FOLDER_UID, field: 'children', ref: Number(f.parent_id), pos: childPos(Number(f.parent_id)) };
+    await emitLink(ctx, { kind: 'relation.basic', relation: 'manyToOne', left: { type: FOLDER_UID, field: 'parent', ref: Number(f.id) }, right });
+  }
+  for (const f of folders) await emitLink(ctx, localizationsLink(FOLDER_UID, Number(f.id), String(f.documentId)));
+  const locales = await ctx.db.selectFrom('hearth_locales').selectAll().orderBy('id').execute();
+  for (const [i, l] of locales.entries()) {
+    const data = { documentId: newDocumentId(), name: l.name, code: l.code, createdAt: l.created_at, updatedAt: l.updated_at, publishedAt: l.created_at, locale: null };
+    await emitEntity(ctx, LOCALE_UID, i + 1, data);
+    await emitLink(ctx, localizationsLink(LOCALE_UID, i + 1, data.documentId));
+  }
+  const roles = new Map((await ctx.db.selectFrom('up_roles').select(['id', 'type']).execute()).map((r) => [String(r.type), Number(r.id)]));
+  const permissions = await ctx.db.selectFrom('hearth_permissions').selectAll().orderBy('role').orderBy('action').execute();
+  const rolePos = positions();
+  let id = 0;
+  for (const p of permissions) {
+    const role = roles.get(String(p.role));
+    if (role === undefined) continue;
+    const documentId = newDocumentId();
+    await emitEntity(ctx, PERMISSION_UID, ++id, { documentId, action: p.action, createdAt: p.created_at, updatedAt: p.created_at, publishedAt: p.created_at, locale: null });
+    await emitLink(ctx, { kind: 'relation.basic', relation: 'manyToOne', left: { type: PERMISSION_UID, field: 'role', ref: id }, right: { type: 'plugin::users-permissions.role', field: 'permissions', ref: role, pos: rolePos(role) } });
+    await emitLink(ctx, localizationsLink(PERMISSION_UID, id, documentId));
+  }
+}
+
+/** Files: entity lines, their media and folder links, and each stored binary (main and formats) as an asset. */
+async function exportFiles(ctx: Ctx, uploadsDir: string, stageDir: string, assets: string[], progress: (m: string) => void): Promise<void> {
+  const model = fileModel(ctx.registry);
+  const rows = await ctx.db.selectFrom(model.table).selectAll().orderBy('id').execute();
+  const local = createLocalProvider({ dir: uploadsDir });
+  const addAsset = async (url: unknown, metadata: Record<string, unknown>) => {
+    const key = typeof url === 'string' ? local.keyOf(url) : null;
+    if (key === null || key.includes('/')) return;
+    if (!(await access(join(uploadsDir, key)).then(() => true, () => false))) {
+      progress(`warning: ${key} is missing from ${uploadsDir}; its asset is left out`);
+      return;
+    }
+    await writeFile(join(stageDir, 'assets', 'metadata', `${key}.json`), JSON.stringify(metadata));
+    await copyFile(join(uploadsDir, key), join(stageDir, 'assets', 'uploads', key));
+    assets.push(`assets/metadata/${key}.json`, `assets/uploads/${key}`);
+  };
+  await mkdir(join(stageDir, 'assets', 'metadata'), { recursive: true });
+  await mkdir(join(stageDir, 'assets', 'uploads'), { recursive: true });
+  for (const row of rows) {
+    const data = await entityData(ctx.db, ctx.registry, model, row);
+    await emitEntity(ctx, FILE_UID, Number(row.id), data);
+    if (row.provider !== local.name) continue;
+    await addAsset(row.url, { id: Number(row.id), ...data });
+    const formats = isRecord(data.formats) ? data.formats : {};
+    for (const [type, format] of Object.entries(formats)) {
+      if (isRecord(format)) await addAsset(format.url, { ...format, type, id: Number(row.id), mainHash: row.hash });
+    }
+  }
+  const related = await ctx.db.selectFrom('hearth_files_related').selectAll().orderBy('id').execute();
+  for (const r of related) {
+    const right = { ref: Number(r.related_id), pos: Number(r.ord), type: String(r.related_type), field: String(r.field) };
+    await emitLink(ctx, { kind: 'relation.morph', relation: 'morphToMany', left: { type: FILE_UID, field: 'related', ref: Number(r.file_id) }, right });
+  }
+  const folderPos = positions();
+  for (const row of rows) {
+    if (row.folder_id === null || row.folder_id === undefined) continue;
+    const right = { type: FOLDER_UID, field: 'files', ref: Number(row.folder_id), pos: folderPos(Number(row.folder_id)) };
+    await emitLink(ctx, { kind: 'relation.basic', relation: 'manyToOne', left: { type: FILE_UID, field: 'folder', ref: Number(row.id) }, right });
+  }
+  for (const row of rows) await emitLink(ctx, localizationsLink(FILE_UID, Number(row.id), String(row.documentId)));
+}
+
+/** Packs the staged members in order into `file`: plain files, mode 0644, owner 0/0, mtime the export time; gzipped and encrypted as named. */
+async function pack(stageDir: string, members: readonly string[], file: string, key: string | null, mtime: Date): Promise<void> {
+  for (const m of members) await chmod(join(stageDir, m), 0o644);
+  const gzip = /\.gz(\.enc)?$/.test(file);
+  const tarStream = createTar({ cwd: stageDir, portable: true, gzip, mtime, noDirRecurse: true }, [...members]) as unknown as Readable;
+  const partial = `${file}.partial-${process.pid}`;
+  try {
+    if (key === null) await pipeline(tarStream, createWriteStream(partial, { flags: 'wx' }));
+    else await pipeline(tarStream, createCipheriv('aes-128-ecb', strapiKey(key), null), createWriteStream(partial, { flags: 'wx' }));
+    await rename(partial, file);
+  } catch (err) {
+    await rm(partial, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * `hearth export --format strapi`: the data dir as `strapi export` would have written it from a
+ * Strapi project with the same schemas, in Strapi's member order (schemas, entities, assets,
+ * links, configuration, metadata.json last).
+ */
+export async function exportStrapiArchive(options: StrapiExportOptions): Promise<StrapiExportSummary> {
+  const now = (options.now ?? (() => new Date()))();
+  const file = resolve(options.file);
+  const dir = await openDataDir(resolve(options.dataDir));
+  const stageDir = await mkdtemp(join(dirname(file), `.${basename(file)}.stage-`));
+  try {
+    const root = options.schemasDir ?? (await getMeta(dir.database.db, 'last_schemas_dir')) ?? join(dir.path, 'schema');
+    const registry = buildRegistry(await loadProject(root));
+    const members: string[] = [];
+    const schemas = stageWriter(stageDir, 'schemas');
+    for (const line of schemaLines(registry)) await schemas.write(line);
+    members.push(...(await schemas.end()));
+    const ctx: Ctx = { db: dir.database.db, registry, entities: stageWriter(stageDir, 'entities'), links: stageWriter(stageDir, 'links'), count: { entities: 0, links: 0 } };
+    const assets: string[] = [];
+    await exportFiles(ctx, join(dir.path, 'uploads'), stageDir, assets, options.progress);
+    await exportPluginRows(ctx);
+    await exportModel(ctx, roleModel(registry));
+    await exportModel(ctx, userModel(registry));
+    for (const model of registry.contentTypes) await exportModel(ctx, model);
+    members.push(...(await ctx.entities.end()), ...assets, ...(await ctx.links.end()));
+    options.progress(`entities: ${ctx.count.entities}, links: ${ctx.count.links}, assets: ${assets.length / 2}`);
+    const configuration = stageWriter(stageDir, 'configuration');
+    const defaultLocale = await dir.locales.defaultCode();
+    await configuration.write({ type: 'core-store', value: { id: 1, key: 'plugin_i18n_default_locale', value: defaultLocale, type: 'string', environment: null, tag: null } });
+    members.push(...(await configuration.end()));
+    await writeFile(join(stageDir, 'metadata.json'), JSON.stringify({ createdAt: now.toISOString(), strapi: { version: STRAPI_ARCHIVE_VERSION } }, null, 2));
+    members.push('metadata.json');
+    await pack(stageDir, members, file, options.key, now);
+    return { entities: ctx.count.entities, links: ctx.count.links, assets: assets.length / 2 };
+  } finally {
+    await rm(stageDir, { recursive: true, force: true });
+    await dir.database.close();
+  }
+}

@@ -1,0 +1,43 @@
+import type { Db } from '../db/database.js';
+import type { EntityState } from './entities-in.js';
+import { readStage, strapiArchiveError } from './jsonl.js';
+import type { LinkSummary } from './links-in.js';
+
+/** The archive's default locale: the core-store row `plugin_i18n_default_locale`, if any. */
+export async function defaultLocaleOf(dir: string): Promise<string | null> {
+  for (const { value } of await readStage(dir, 'configuration')) {
+    const row = value.value;
+    if (value.type !== 'core-store' || typeof row !== 'object' || row === null || Array.isArray(row)) continue;
+    const { key, value: setting } = row as Record<string, unknown>;
+    if (key === 'plugin_i18n_default_locale' && typeof setting === 'string') return setting.replace(/^"|"$/g, '');
+  }
+  return null;
+}
+
+/** Replaces the staged data dir's locales with the archive's (the default one first marked as such). */
+export async function writeLocales(db: Db, entities: EntityState, defaultCode: string | null, now: string): Promise<number> {
+  if (entities.locales.length === 0) return 0;
+  const isDefault = (code: string, i: number) => (defaultCode === null ? i === 0 : code === defaultCode);
+  if (!entities.locales.some((l, i) => isDefault(l.code, i))) throw strapiArchiveError(`configuration: the default locale ${defaultCode} is not among the archive's locales`);
+  await db.deleteFrom('hearth_locales').execute();
+  for (const [i, locale] of entities.locales.entries()) {
+    await db
+      .insertInto('hearth_locales')
+      .values({ code: locale.code, name: locale.name, is_default: isDefault(locale.code, i) ? 1 : 0, created_at: locale.createdAt, updated_at: now })
+      .execute();
+  }
+  return entities.locales.length;
+}
+
+/** Role permissions as Hearth keeps them: one action name per role type. */
+export async function writePermissions(db: Db, entities: EntityState, links: LinkSummary, now: string): Promise<number> {
+  let written = 0;
+  for (const [permissionId, action] of entities.permissions) {
+    const roleId = links.permissionRoles.get(permissionId);
+    const role = roleId === undefined ? undefined : entities.roleTypes.get(roleId);
+    if (role === undefined) continue;
+    await db.insertInto('hearth_permissions').values({ role, action, created_at: now }).execute();
+    written++;
+  }
+  return written;
+}
