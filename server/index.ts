@@ -15,6 +15,7 @@ import { openDataDir } from './data-dir.js';
 import { setMeta } from './db/migrations.js';
 import { SCHEMA_WATCH_DEBOUNCE_MS, SHUTDOWN_GRACE_MS, RESPONSE_CACHE_MAX_BYTES, RESPONSE_CACHE_MAX_ENTRY_BYTES, CALLER_MEMO_TTL_MS, CALLER_MEMO_MAX_ENTRIES, OPTIMIZE_INTERVAL_MS } from './limits.js';
 import { loadProject } from './schema/load.js';
+import { describeItem, readProjectCode, type ProjectCode } from './project-code/index.js';
 import { unknownCustomFieldWarnings } from './schema/custom-fields.js';
 import { buildRegistry, type Registry } from './schema/registry.js';
 import { watchSchemas } from './schema/schema-watcher.js';
@@ -127,9 +128,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const now = options.now ?? (() => new Date());
   const dir = await openDataDir(config.dataDir, { now, nativeBinding: options.nativeBinding, databaseUrl: config.databaseUrl });
   let registry: Registry;
+  let projectCode: ProjectCode;
   try {
     registry = buildRegistry(await loadProject(config.schemasDir));
     for (const warning of unknownCustomFieldWarnings([...registry.contentTypes, ...registry.components])) log(warning);
+    // Read once, never run: what it applies and what it leaves out is said once here.
+    projectCode = await readProjectCode(config.schemasDir);
+    for (const item of projectCode.items) log(describeItem(item));
     await syncSchema(dir.database, registry, {
       acceptSchemaChanges: config.acceptSchemaChanges,
       defaultLocale: await dir.locales.defaultCode(),
@@ -201,6 +206,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     }),
     registry: () => schemas.current(),
     slowList: createIndexAdvisor(log),
+    projectCode,
     desktopSecret: options.desktopSecret ?? null,
     admin,
     schemas,

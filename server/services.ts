@@ -12,6 +12,7 @@ import type { HearthConfig } from './config.js';
 import type { Uploads } from './uploads/uploads.js';
 import type { ResponseCache } from './cache/response-cache.js';
 import type { Users } from './users/users.js';
+import type { ProjectCode } from './project-code/index.js';
 
 /** How file objects are finished for responses (absolute URLs, signed URLs): set by the upload module. */
 export interface FileAccess {
@@ -57,6 +58,8 @@ export interface Services {
   readonly users: Users;
   /** Told of content-API lists slower than SLOW_LIST_MS: logs the index that would answer them. */
   readonly slowList: DocumentDeps['slowList'];
+  /** The project's route and middleware code as read at start-up: core routes' query defaults, and what is not run. */
+  readonly projectCode: ProjectCode;
 }
 
 /** The document service's dependencies, bound to the current registry. */

@@ -6,6 +6,10 @@ import type { Services } from '../services.js';
 import { fieldError, objectBody, type Json } from './admin-input.js';
 import { parseQueryString, rawQuery } from './query-string.js';
 import { sendJson } from './respond.js';
+import { AppError } from '../errors/app-error.js';
+import type { BuilderChange } from '../schema/builder.js';
+import { convertPopulate } from '../query/populate.js';
+import { validatePopulate } from '../query/validate.js';
 
 /** `confirmDataLoss` of a body (a boolean) or a query string (`true`/`false`). */
 function confirmOf(value: unknown, path: string[]): boolean {
@@ -25,6 +29,20 @@ function saveBody(body: Json, key: 'contentType' | 'component') {
   return { schema: body[key], renames: body.renames, confirmDataLoss: confirmOf(body.confirmDataLoss, ['confirmDataLoss']) };
 }
 
+/** A saved type's default populate must be one its own find would accept (else every read of it would be a 400). */
+function checkDefaultPopulate(change: BuilderChange): BuilderChange {
+  const model = change.registry.contentType(change.uid);
+  if (model?.defaultPopulate === undefined) return change;
+  try {
+    validatePopulate(model.defaultPopulate, model, change.registry);
+    convertPopulate(model.defaultPopulate, model, change.registry);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    throw fieldError(['contentType', 'pluginOptions', 'hearth', 'defaultPopulate'], `Default populate: ${err.message}`);
+  }
+  return change;
+}
+
 /**
  * The content-type builder: reads of the running schemas, and edits that rewrite the schemas
  * folder and the database and apply at once (through the schema controller, one at a time).
@@ -35,7 +53,9 @@ export function builderRoutes(services: Services): express.Router {
   const contentTypeOf = (uid: string) => {
     const model = schemas.current().contentType(uid);
     if (!model || model.builtIn) throw notFound('Content type not found');
-    return { uid: model.uid, apiID: model.singularName, schema: schemaWithBaseTypes(model) };
+    // What of the project's code touches this type (applied route middlewares, code Hearth does not run).
+    const projectCode = services.projectCode.itemsFor(model.uid).map(({ file, status, message }) => ({ file, status, message }));
+    return { uid: model.uid, apiID: model.singularName, schema: schemaWithBaseTypes(model), projectCode };
   };
   const componentOf = (uid: string) => {
     const model = schemas.current().component(uid);
@@ -52,12 +72,12 @@ export function builderRoutes(services: Services): express.Router {
   });
   router.post('/content-types', async (req, res) => {
     const input = saveBody(await objectBody(req), 'contentType');
-    const uid = await schemas.apply((registry) => saveContentType(registry, { uid: null, ...input }));
+    const uid = await schemas.apply((registry) => checkDefaultPopulate(saveContentType(registry, { uid: null, ...input })));
     sendJson(res, 201, { data: { uid } });
   });
   router.put('/content-types/:uid', async (req, res) => {
     const input = saveBody(await objectBody(req), 'contentType');
-    const uid = await schemas.apply((registry) => saveContentType(registry, { uid: uidParam(req), ...input }));
+    const uid = await schemas.apply((registry) => checkDefaultPopulate(saveContentType(registry, { uid: uidParam(req), ...input })));
     sendJson(res, 200, { data: { uid } });
   });
   router.delete('/content-types/:uid', async (req, res) => {

@@ -17,6 +17,7 @@ import { authenticate, authorize, type Caller } from './caller.js';
 import { parseQueryString, rawQuery } from './query-string.js';
 import { methodNotAllowed, sendJson, sendJsonText } from './respond.js';
 import { cachedRead } from './cached-read.js';
+import { routeQuery } from '../project-code/route-query.js';
 
 const COLLECTION_METHODS = ['HEAD', 'GET', 'POST'];
 const DOCUMENT_METHODS = ['HEAD', 'GET', 'PUT', 'DELETE'];
@@ -101,7 +102,8 @@ export function contentApi(services: Services) {
       sendJsonText(res, 200, hit);
       return;
     }
-    const raw = parseQueryString(rawQuery(req.originalUrl));
+    // What the route's defaults and the project's route middlewares make of the client's query.
+    const raw = routeQuery({ code: services.projectCode, model, action, query: parseQueryString(rawQuery(req.originalUrl)) });
     const env = queryEnv(services, caller);
     const access = { canRead: env.canRead };
     const shape = (data: unknown) => (v4 ? toV4Data(model, data, deps.registry) : data);

@@ -12,6 +12,7 @@ import {
 import { identifier } from '../db/identifiers.js';
 import { isMorphRaw, MORPH_KINDS, parseMorphs } from './morphs.js';
 import { BUILT_IN_CUSTOM_FIELDS, isCustomFieldUid, resolveCustomField, type CustomFieldTable } from './custom-fields.js';
+import { hearthOptions } from './hearth-options.js';
 
 /** A schema file Hearth cannot use; the message names the file and the offending key. */
 export class SchemaError extends Error {
@@ -351,6 +352,7 @@ export function parseContentType(raw: unknown, apiName: string, typeName: string
     raw,
     indexes: parseIndexes(raw, attributes, true, where),
     morphs: parseMorphs(raw, where),
+    ...hearthOptions(raw, where),
   };
 }
 

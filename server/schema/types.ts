@@ -1,4 +1,5 @@
 import type { MorphAttribute } from './morphs.js';
+import type { DefaultPopulate } from './hearth-options.js';
 
 /** Every scalar attribute type of Strapi 5. */
 export const SCALAR_TYPES = [
@@ -148,6 +149,8 @@ export interface ContentTypeModel extends ModelCommon {
   readonly localized: boolean;
   /** True for Hearth's own models (the media library's files), which have no content API routes. */
   readonly builtIn: boolean;
+  /** `pluginOptions.hearth.defaultPopulate`: the populate of `find` and `findOne` when a request sends none. */
+  readonly defaultPopulate?: DefaultPopulate;
 }
 
 export interface ComponentModel extends ModelCommon {
