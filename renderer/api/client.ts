@@ -14,6 +14,8 @@ export interface UploadRequest {
   readonly fileInfo?: { readonly name?: string; readonly alternativeText?: string; readonly caption?: string };
   /** Replace this file (POST /api/upload?id=). */
   readonly replaceId?: number;
+  /** Upload through the media library's admin route into this folder (null: the root), not into the content API's "API Uploads". */
+  readonly folder?: number | null;
   readonly onProgress?: (fraction: number) => void;
   readonly signal?: AbortSignal;
 }
@@ -29,6 +31,13 @@ export interface ApiClient {
   upload(request: UploadRequest): Promise<unknown>;
   /** Sends a multipart form without a file (file info updates). */
   sendForm(path: string, form: FormData): Promise<unknown>;
+}
+
+/** Where an upload goes: a replace or a plain upload through the content API, or the admin's into a folder. */
+function uploadUrl(req: UploadRequest): string {
+  if (req.replaceId !== undefined) return `/api/upload?id=${req.replaceId}`;
+  if (req.folder === undefined) return '/api/upload';
+  return `/admin/api/upload?folder=${req.folder === null ? 'root' : String(req.folder)}`;
 }
 
 /** How the client finds the session and reports it gone. */
@@ -78,7 +87,7 @@ export function createClient(deps: ClientDeps): ApiClient {
       const form = new FormData();
       form.append('files', req.file, req.file.name);
       if (req.fileInfo) form.append('fileInfo', JSON.stringify(req.fileInfo));
-      xhr.open('POST', req.replaceId === undefined ? '/api/upload' : `/api/upload?id=${req.replaceId}`);
+      xhr.open('POST', uploadUrl(req));
       const token = deps.getToken();
       if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
       xhr.setRequestHeader('Accept', 'application/json');

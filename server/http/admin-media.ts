@@ -1,15 +1,18 @@
+import { rm } from 'node:fs/promises';
 import express from 'express';
 import { createMediaFolders, FolderInputError } from '../admin/media-folders.js';
 import { whereUsed } from '../admin/where-used.js';
-import { notFound } from '../errors/app-error.js';
+import { notFound, validationError } from '../errors/app-error.js';
 import { ADMIN_DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits.js';
 import type { FilterNode } from '../query/ast.js';
 import { boundedPagination, paginationMeta } from '../query/pagination.js';
 import type { Services } from '../services.js';
+import { readFileInfos } from '../uploads/file-info.js';
 import { readFileQuery } from '../uploads/file-query.js';
 import { fieldError, idParam, objectBody, queryInteger, requiredString, type Json } from './admin-input.js';
 import { parseQueryString, rawQuery } from './query-string.js';
 import { sendJson } from './respond.js';
+import { readUploadForm } from './upload-form.js';
 
 type Raw = Record<string, unknown>;
 const everything = () => true;
@@ -102,6 +105,23 @@ export function mediaRoutes(services: Services): express.Router {
     const pagination = boundedPagination({ mode: 'page', start: (page - 1) * pageSize, limit: pageSize, withCount: true });
     const { items, total } = await uploads.reads.list({ ...fileQuery, filters: filters.length === 0 ? null : { kind: 'and', children: filters } }, pagination, everything);
     sendJson(res, 200, { data: items, meta: { pagination: paginationMeta(pagination, total) } });
+  });
+
+  // The media library's own upload (Strapi's admin POST /upload with fileInfo.folder): the files go
+  // into ?folder=<id> or the root, where the person is looking, not into "API Uploads".
+  router.post('/upload', async (req, res) => {
+    const raw = query(req).folder;
+    const folder = raw === undefined || raw === null || raw === '' || raw === 'root' ? null : idParam(raw, 'Folder');
+    const form = await readUploadForm(req, res, { tmpRoot: uploads.tmpRoot, sizeLimit: uploads.sizeLimit });
+    try {
+      if (form.files.length === 0) throw validationError('Files are empty');
+      const infos = await readFileInfos(form.fields.fileInfo, form.files.length);
+      const { ids, notices } = await uploads.service.upload({ files: form.files, infos, link: null, path: null, workDir: form.dir, folder: { id: folder } });
+      for (const notice of notices) res.append('Hearth-Notice', notice);
+      sendJson(res, 201, await Promise.all(ids.map((id) => uploads.reads.one(id, null, everything))));
+    } finally {
+      await rm(form.dir, { recursive: true, force: true });
+    }
   });
 
   router.post('/upload/files/:id/move', async (req, res) => {

@@ -1,12 +1,13 @@
 import type { Db } from '../db/database.js';
 import { newDocumentId } from '../documents/store.js';
+import { validationError } from '../errors/app-error.js';
 
 /** The folder Strapi puts every file uploaded through the REST API in. */
 export const API_UPLOADS_FOLDER = 'API Uploads';
 
-/** A media library folder, as files reference it. */
+/** A media library folder, as files reference it (the root: no id, path `/`). */
 export interface Folder {
-  readonly id: number;
+  readonly id: number | null;
   /** `/<pathId>`: copied into the file's `folderPath`. */
   readonly path: string;
 }
@@ -47,4 +48,22 @@ export async function apiUploadsFolder(db: Db, now: string): Promise<Folder> {
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id: Number(row.id), path };
+}
+
+/** The media library's root, where a file in no folder sits. */
+export const ROOT_FOLDER: Folder = { id: null, path: '/' };
+
+/**
+ * Where an upload's files go: the content API's always go into "API Uploads" (`api-uploads`), as
+ * Strapi's content-api upload controller files them; the admin's go where the person is looking.
+ */
+export type UploadFolder = 'api-uploads' | { readonly id: number | null };
+
+/** The folder an upload's files are inserted into; an admin upload into a folder that does not exist is refused. */
+export async function uploadFolder(db: Db, target: UploadFolder, now: string): Promise<Folder> {
+  if (target === 'api-uploads') return apiUploadsFolder(db, now);
+  if (target.id === null) return ROOT_FOLDER;
+  const row = await db.selectFrom('hearth_upload_folders').select(['id', 'path']).where('id', '=', target.id).executeTakeFirst();
+  if (!row) throw validationError('the folder does not exist', { errors: [{ path: ['folder'], message: 'the folder does not exist', name: 'ValidationError' }] });
+  return { id: Number(row.id), path: String(row.path) };
 }

@@ -5,7 +5,7 @@ import { checkPath, type FileInfo, type LinkRequest } from './file-info.js';
 import { extraDefaults } from './file-extras.js';
 import { bytesToKilobytes, rerollHash } from './file-names.js';
 import { deleteFileRow, fileRow, insertFile, storedFile, updateFile, type FileValues, type FormatRecord, type StoredFile } from './file-rows.js';
-import { apiUploadsFolder } from './folder.js';
+import { uploadFolder, type UploadFolder } from './folder.js';
 import type { ImageProcessor } from './image-formats.js';
 import { applyLink, resolveLink } from './link.js';
 import { prepareFile, type IncomingFile, type PreparedFile } from './prepare.js';
@@ -33,6 +33,8 @@ export interface UploadInput {
   readonly path: string | null;
   /** The request's temp dir, for processed variants. */
   readonly workDir: string;
+  /** Where the files go: "API Uploads" when left out (the content API), else the admin's folder or the root. */
+  readonly folder?: UploadFolder;
 }
 
 /** `POST /api/upload?id=` with a file. */
@@ -156,7 +158,7 @@ export function createUploadService(deps: UploadDeps) {
       const defaultLocale = await deps.defaultLocale();
       const extras = extraDefaults(registry);
       const ids = await db.transaction().execute(async (trx) => {
-        const folder = await apiUploadsFolder(trx, deps.now().toISOString());
+        const folder = await uploadFolder(trx, input.folder ?? 'api-uploads', deps.now().toISOString());
         const inserted: number[] = [];
         for (const value of values) inserted.push(await insertFile(trx, value, folder, deps.now().toISOString(), extras));
         if (link) await applyLink({ db: trx, registry, now: () => deps.now().toISOString(), defaultLocale }, link, inserted);

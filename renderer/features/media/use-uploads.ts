@@ -2,7 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import { describeError } from '../../api/errors';
 import type { MediaFile } from '../../api/types';
 import { useClient } from '../auth/session';
-import { moveFile, uploadedFiles } from './media-api';
+import { uploadedFiles } from './media-api';
 
 /** One file in the upload queue. */
 export interface UploadItem {
@@ -16,7 +16,7 @@ export interface UploadItem {
 const PARALLEL = 2;
 let counter = 0;
 
-/** Uploads files one request each (so each has its own progress), two at a time, then files them in `folder`. */
+/** Uploads files one request each (so each has its own progress), two at a time, into `folder` (null: the root). */
 export function useUploads(folder: number | null, onUploaded: (files: MediaFile[]) => void) {
   const client = useClient();
   const [items, setItems] = useState<UploadItem[]>([]);
@@ -29,10 +29,9 @@ export function useUploads(folder: number | null, onUploaded: (files: MediaFile[
     async (key: string, file: File): Promise<MediaFile[]> => {
       update(key, { state: 'uploading' });
       try {
-        const answer = await client.upload({ file, onProgress: (fraction) => update(key, { progress: fraction }) });
+        // Straight into the folder the person is looking at (the content API would file it under "API Uploads").
+        const answer = await client.upload({ file, folder, onProgress: (fraction) => update(key, { progress: fraction }) });
         const files = uploadedFiles(answer);
-        // The upload API files everything under "API Uploads": put it where the person is looking.
-        for (const f of files) await moveFile(client, f.id, folder).catch(() => undefined);
         update(key, { state: 'done', progress: 1 });
         return files;
       } catch (error) {
