@@ -1,10 +1,9 @@
 import { createCipheriv } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, chmod, copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
-import { create as createTar } from 'tar';
+import { createGzip } from 'node:zlib';
 import { openDataDir } from '../data-dir.js';
 import type { Db } from '../db/database.js';
 import { getMeta } from '../db/migrations.js';
@@ -21,6 +20,7 @@ import { isRecord } from './jsonl.js';
 import { stageWriter, type StageWriter } from './jsonl-out.js';
 import { schemaLines } from './schemas-out.js';
 import { strapiKey } from './source.js';
+import { tarStream } from './tar-out.js';
 
 /** The Strapi version the archive says it comes from: the one whose layout it follows. */
 export const STRAPI_ARCHIVE_VERSION = '5.54.0';
@@ -154,15 +154,15 @@ async function exportFiles(ctx: Ctx, uploadsDir: string, stageDir: string, asset
   for (const row of rows) await emitLink(ctx, localizationsLink(FILE_UID, Number(row.id), String(row.documentId)));
 }
 
-/** Packs the staged members in order into `file`: plain files, mode 0644, owner 0/0, mtime the export time; gzipped and encrypted as named. */
+/** Packs the staged members in order into `file` as Strapi's tar, gzipped and encrypted as the name says (tar, gzip, then aes-128-ecb). */
 async function pack(stageDir: string, members: readonly string[], file: string, key: string | null, mtime: Date): Promise<void> {
-  for (const m of members) await chmod(join(stageDir, m), 0o644);
   const gzip = /\.gz(\.enc)?$/.test(file);
-  const tarStream = createTar({ cwd: stageDir, portable: true, gzip, mtime, noDirRecurse: true }, [...members]) as unknown as Readable;
+  const steps: NodeJS.ReadWriteStream[] = [];
+  if (gzip) steps.push(createGzip());
+  if (key !== null) steps.push(createCipheriv('aes-128-ecb', strapiKey(key), null));
   const partial = `${file}.partial-${process.pid}`;
   try {
-    if (key === null) await pipeline(tarStream, createWriteStream(partial, { flags: 'wx' }));
-    else await pipeline(tarStream, createCipheriv('aes-128-ecb', strapiKey(key), null), createWriteStream(partial, { flags: 'wx' }));
+    await pipeline([tarStream(stageDir, members, mtime), ...steps, createWriteStream(partial, { flags: 'wx', mode: 0o644 })]);
     await rename(partial, file);
   } catch (err) {
     await rm(partial, { force: true });
