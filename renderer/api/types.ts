@@ -1,4 +1,4 @@
-import { array, bool, dataOf, nullable, num, object, optional, record, str, unknownValue, type Decoder } from './decode';
+import { array, bool, dataOf, nullable, num, object, oneOf, optional, record, str, unknownValue, type Decoder } from './decode';
 import { readSchema, type Schema } from './schema';
 
 /** An admin user (never a password hash). */
@@ -27,10 +27,19 @@ export interface ContentType {
   readonly uid: string;
   readonly apiID: string;
   readonly schema: Schema;
+  /** The project's code that touches the type: route middlewares Hearth applies, code it does not run. */
+  readonly projectCode?: readonly ProjectCodeNote[] | undefined;
 }
+/** One piece of a Strapi project's code beside a type, as the server read it (never ran it). */
+export interface ProjectCodeNote {
+  readonly file: string;
+  readonly status: 'applied' | 'not-applied' | 'not-run';
+  readonly message: string;
+}
+const projectCodeNote: Decoder<ProjectCodeNote> = object({ file: str, status: oneOf(['applied', 'not-applied', 'not-run'] as const), message: str });
 const schemaDecoder: Decoder<Schema> = (v) => readSchema(v);
 /** Decodes one content-type. */
-export const contentTypeDecoder: Decoder<ContentType> = object({ uid: str, apiID: str, schema: schemaDecoder });
+export const contentTypeDecoder: Decoder<ContentType> = object({ uid: str, apiID: str, schema: schemaDecoder, projectCode: optional(array(projectCodeNote)) });
 
 /** A component as the builder lists it. */
 export interface Component {

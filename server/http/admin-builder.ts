@@ -53,9 +53,9 @@ export function builderRoutes(services: Services): express.Router {
   const contentTypeOf = (uid: string) => {
     const model = schemas.current().contentType(uid);
     if (!model || model.builtIn) throw notFound('Content type not found');
-    // What of the project's code touches this type (applied route middlewares, code Hearth does not run).
+    // What of the project's code touches this type (applied route middlewares, code Hearth does not run); absent when nothing does.
     const projectCode = services.projectCode.itemsFor(model.uid).map(({ file, status, message }) => ({ file, status, message }));
-    return { uid: model.uid, apiID: model.singularName, schema: schemaWithBaseTypes(model), projectCode };
+    return { uid: model.uid, apiID: model.singularName, schema: schemaWithBaseTypes(model), ...(projectCode.length > 0 ? { projectCode } : {}) };
   };
   const componentOf = (uid: string) => {
     const model = schemas.current().component(uid);

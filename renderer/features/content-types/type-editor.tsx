@@ -14,6 +14,7 @@ import { kebab, pluralize, tableName } from './naming';
 import { savedLocalization, withLocalized, withoutLocalized } from './i18n-fields';
 import { EditorActions, schemaErrorLines, useSchemaSave, writeSchema } from './schema-save';
 import { useSchemas } from './schemas-context';
+import { defaultPopulateText, ProjectCodeNotes, withDefaultPopulate } from './type-defaults';
 
 interface TypeForm {
   readonly displayName: string;
@@ -23,10 +24,12 @@ interface TypeForm {
   readonly description: string;
   readonly draftAndPublish: boolean;
   readonly localized: boolean;
+  /** `pluginOptions.hearth.defaultPopulate` as text: paths or JSON. */
+  readonly defaultPopulate: string;
   readonly attributes: EditedAttribute[];
 }
 
-const EMPTY: TypeForm = { displayName: '', singularName: '', pluralName: '', kind: 'collectionType', description: '', draftAndPublish: true, localized: false, attributes: [] };
+const EMPTY: TypeForm = { displayName: '', singularName: '', pluralName: '', kind: 'collectionType', description: '', draftAndPublish: true, localized: false, defaultPopulate: '', attributes: [] };
 
 function formOf(type: ContentType): TypeForm {
   const { schema } = type;
@@ -38,6 +41,7 @@ function formOf(type: ContentType): TypeForm {
     description: schema.info.description ?? '',
     draftAndPublish: hasDraftAndPublish(schema),
     localized: isLocalized(schema),
+    defaultPopulate: defaultPopulateText(schema.pluginOptions),
     attributes: toEdited(schema.attributes),
   };
 }
@@ -49,7 +53,7 @@ function schemaOf(form: TypeForm, existing: Schema | undefined): Schema {
     collectionName: existing?.collectionName ?? tableName(form.pluralName),
     info: { ...(existing?.info ?? {}), displayName: form.displayName, singularName: form.singularName, pluralName: form.pluralName, description: form.description },
     options: { ...(existing?.options ?? {}), draftAndPublish: form.draftAndPublish },
-    pluginOptions: form.localized ? { ...otherPlugins, i18n: { localized: true } } : otherPlugins,
+    pluginOptions: withDefaultPopulate(form.localized ? { ...otherPlugins, i18n: { localized: true } } : otherPlugins, form.defaultPopulate),
     attributes: Object.fromEntries(Object.entries(fromEdited(form.attributes).attributes).map(([name, a]) => [name, savedLocalization(a, form.localized)])),
   };
 }
@@ -135,11 +139,19 @@ export function TypeEditor() {
             <input id="type-description" value={form.description} onChange={(e) => set({ description: e.target.value })} />
           </Field>
         </div>
+        <Field
+          id="type-default-populate"
+          label="Default populate"
+          hint="Used by find and findOne when a request sends no populate: paths (`*`, `category,seo.image`) or the JSON object form. A request's own populate keeps its own."
+        >
+          <input id="type-default-populate" value={form.defaultPopulate} onChange={(e) => set({ defaultPopulate: e.target.value })} autoComplete="off" spellCheck={false} />
+        </Field>
         <div className="checks-inline">
           <Check id="type-draft-publish" label="Draft & publish" checked={form.draftAndPublish} onChange={(v) => set({ draftAndPublish: v })} hint="Entries are saved as drafts until published." />
           <Check id="type-i18n" label="Internationalization" checked={form.localized} onChange={(v) => set(withTypeLocalized(form, v))} hint="Entries can have a version per locale." />
         </div>
       </section>
+      {existing?.projectCode ? <ProjectCodeNotes notes={existing.projectCode} /> : null}
       <AttributeList attributes={form.attributes} onChange={(attributes) => set({ attributes })} localizedType={form.localized} forComponent={false} />
       {confirmation}
       {deleting && existing ? (
