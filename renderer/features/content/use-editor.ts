@@ -1,14 +1,18 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
-import { ApiError, describeError, fieldErrorMap } from '../../api/errors';
+import { ApiError, describeError } from '../../api/errors';
+import { hasDraftAndPublish } from '../../api/schema';
 import type { ContentType, Entry } from '../../api/types';
 import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
 import { useSchemas } from '../content-types/schemas-context';
 import { deleteDocument, documentAction, getDocument, saveDocument } from './content-api';
 import { emptyValues, mainField, toFormValues, type ComponentLookup, type FormValues } from './form-values';
+import { focusFirstInvalid } from './field-focus';
 import { FormProblem, toApiValues } from './payload';
+import { serverFieldErrors } from './server-messages';
+import { FormErrors, validateForm } from './validation';
 
 /** Where the edit screen stands. */
 export type EditorPhase = 'loading' | 'ready' | 'missing-locale' | 'not-found' | 'error';
@@ -21,6 +25,8 @@ interface EditorState {
   readonly values: FormValues;
   readonly dirty: boolean;
   readonly errors: ReadonlyMap<string, string>;
+  /** The server's own text for each field error it gave (shown on demand beside the editor's words). */
+  readonly serverErrors?: ReadonlyMap<string, string>;
   readonly message: string | null;
   /** Changes when the values are replaced from outside, so uncontrolled editors (blocks) remount. */
   readonly formKey: number;
@@ -61,6 +67,11 @@ export function useEditor(type: ContentType, documentId: string | null, locale: 
     };
   }, [client, uid, documentId, locale, tick, blank, fromEntry]);
 
+  // After a refused save, the first field in need (in the form's order) takes the focus.
+  useEffect(() => {
+    if (state.errors.size > 0) focusFirstInvalid();
+  }, [state.errors]);
+
   const setField = useCallback((name: string, value: unknown) => setState((s) => ({ ...s, values: { ...s.values, [name]: value }, dirty: true })), []);
 
   /** Starts the missing locale version, empty or filled from the other locale. */
@@ -74,16 +85,21 @@ export function useEditor(type: ContentType, documentId: string | null, locale: 
       setState((s) => ({ ...s, busy: null, errors: new Map() }));
       return result;
     } catch (error) {
-      const errors = error instanceof FormProblem ? new Map([[error.path.join('.'), error.message]]) : fieldErrorMap(error);
-      const text = describeError(error);
-      const sentence = /[.!?]$/.test(text) ? text : `${text}.`;
-      const message = error instanceof FormProblem ? 'Some fields need attention.' : errors.size > 0 ? `${sentence} Check the highlighted fields.` : text;
-      setState((s) => ({ ...s, busy: null, errors, message }));
+      const server = serverFieldErrors({ error, schema, values: state.values, lookup });
+      const errors = error instanceof FormErrors ? new Map(error.errors) : error instanceof FormProblem ? new Map([[error.path.join('.'), error.message]]) : server.errors;
+      const message = error instanceof FormErrors || error instanceof FormProblem ? 'Some fields need attention.' : errors.size > 0 ? 'The server refused some fields: check the highlighted fields.' : describeError(error);
+      setState((s) => ({ ...s, busy: null, errors, serverErrors: server.server, message }));
       return null;
     }
   };
 
+  /** Checks the values in the browser first; drafts skip required fields as Strapi's do. */
+  const check = (publishing: boolean) => {
+    const problems = validateForm({ schema, values: state.values, lookup, draft: !publishing && hasDraftAndPublish(schema) });
+    if (problems.size > 0) throw new FormErrors(problems);
+  };
   const write = async (): Promise<string> => {
+    check(false);
     const data = toApiValues(schema, state.values, [], lookup);
     const id = await saveDocument(client, type, { documentId: state.entry?.documentId ?? documentId, locale, data });
     // Rendered at once: the leave guard must see the work saved before the navigation that follows.
@@ -100,6 +116,7 @@ export function useEditor(type: ContentType, documentId: string | null, locale: 
   const save = () => run('save', write).then((id) => id && after(id, 'Saved'));
   const publish = () =>
     run('publish', async () => {
+      check(true);
       const id = state.dirty || !state.entry ? await write() : state.entry.documentId;
       await documentAction(client, uid, id, 'publish', locale);
       return id;
