@@ -18,7 +18,7 @@ export interface EntityState {
   readonly counts: Map<string, number>;
   /** Types the archive's schemas declare that Hearth does not hold (content releases, review workflows...): skipped. */
   readonly skipped: Map<string, number>;
-  readonly locales: { code: string; name: string; createdAt: string }[];
+  readonly locales: { code: string; name: string; createdAt: string; updatedAt: string }[];
   /** users-permissions permission row id -> action. */
   readonly permissions: Map<number, string>;
   /** users-permissions role row id -> role type. */
@@ -95,7 +95,8 @@ async function writeEntity(db: Db, registry: Registry, state: EntityState, type:
   if (type === LOCALE_UID) {
     const code = text(data.code);
     if (code === null) throw strapiArchiveError(`${at}: a locale without a code`);
-    state.locales.push({ code, name: text(data.name) ?? code, createdAt: text(data.createdAt) ?? new Date().toISOString() });
+    const createdAt = text(data.createdAt) ?? new Date().toISOString();
+    state.locales.push({ code, name: text(data.name) ?? code, createdAt, updatedAt: text(data.updatedAt) ?? createdAt });
     return true;
   }
   if (type === PERMISSION_UID) {

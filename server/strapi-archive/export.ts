@@ -1,6 +1,6 @@
 import { createCipheriv } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
@@ -19,6 +19,7 @@ import { FOLDER_UID, LOCALE_UID, PERMISSION_UID } from './entities-in.js';
 import { isRecord } from './jsonl.js';
 import { stageWriter, type StageWriter } from './jsonl-out.js';
 import { schemaLines } from './schemas-out.js';
+import { KEPT_CONFIGURATION } from './settings-in.js';
 import { strapiKey } from './source.js';
 import { tarStream } from './tar-out.js';
 
@@ -154,6 +155,29 @@ async function exportFiles(ctx: Ctx, uploadsDir: string, stageDir: string, asset
   for (const row of rows) await emitLink(ctx, localizationsLink(FILE_UID, Number(row.id), String(row.documentId)));
 }
 
+/**
+ * The configuration stage: the core-store rows kept from the Strapi archive this data dir was
+ * imported from (strapi import deletes the core-store and restores the archive's), with the
+ * default locale as it is now; else that one row.
+ */
+async function configurationLines(dataDir: string, defaultLocale: string): Promise<Record<string, unknown>[]> {
+  const kept = await readFile(join(dataDir, KEPT_CONFIGURATION), 'utf8').catch(() => '');
+  const out: Record<string, unknown>[] = [];
+  let found = false;
+  for (const text of kept.split('\n')) {
+    if (text === '') continue;
+    const line: unknown = JSON.parse(text);
+    if (!isRecord(line)) continue;
+    const value = line.value;
+    if (line.type === 'core-store' && isRecord(value) && value.key === 'plugin_i18n_default_locale') {
+      found = true;
+      out.push({ ...line, value: { ...value, value: defaultLocale } });
+    } else out.push(line);
+  }
+  if (!found) out.push({ type: 'core-store', value: { id: out.length + 1, key: 'plugin_i18n_default_locale', value: defaultLocale, type: 'string', environment: null, tag: null } });
+  return out;
+}
+
 /** Packs the staged members in order into `file` as Strapi's tar, gzipped and encrypted as the name says (tar, gzip, then aes-128-ecb). */
 async function pack(stageDir: string, members: readonly string[], file: string, key: string | null, mtime: Date): Promise<void> {
   const gzip = /\.gz(\.enc)?$/.test(file);
@@ -197,8 +221,7 @@ export async function exportStrapiArchive(options: StrapiExportOptions): Promise
     members.push(...(await ctx.entities.end()), ...assets, ...(await ctx.links.end()));
     options.progress(`entities: ${ctx.count.entities}, links: ${ctx.count.links}, assets: ${assets.length / 2}`);
     const configuration = stageWriter(stageDir, 'configuration');
-    const defaultLocale = await dir.locales.defaultCode();
-    await configuration.write({ type: 'core-store', value: { id: 1, key: 'plugin_i18n_default_locale', value: defaultLocale, type: 'string', environment: null, tag: null } });
+    for (const line of await configurationLines(dir.path, await dir.locales.defaultCode())) await configuration.write(line);
     members.push(...(await configuration.end()));
     await writeFile(join(stageDir, 'metadata.json'), JSON.stringify({ createdAt: now.toISOString(), strapi: { version: STRAPI_ARCHIVE_VERSION } }, null, 2));
     members.push('metadata.json');

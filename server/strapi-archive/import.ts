@@ -13,7 +13,7 @@ import { importEntities } from './entities-in.js';
 import { readStage } from './jsonl.js';
 import { importLinks } from './links-in.js';
 import { conflictingSchemas, parseArchiveSchemas, writeProject } from './schemas.js';
-import { defaultLocaleOf, writeLocales, writePermissions } from './settings-in.js';
+import { defaultLocaleOf, keepConfiguration, writeLocales, writePermissions } from './settings-in.js';
 import { openStrapiArchive } from './source.js';
 import { contentRows, keepAdminRows, keepSecrets } from './target.js';
 
@@ -99,9 +99,10 @@ export async function importStrapiArchive(options: StrapiImportOptions): Promise
         progress(`entities: ${count(entities.counts)}${entities.skipped.size > 0 ? ` (skipped ${count(entities.skipped)} of ${[...entities.skipped.keys()].join(', ')})` : ''}`);
         const links = await importLinks({ db, registry, dir: tree.dir, entities, schemaUids });
         progress(`links: ${links.written} (${links.skipped} localizations links and links Hearth does not keep left out)`);
-        const locales = await writeLocales(db, entities, defaultCode, stamp);
+        const locales = await writeLocales(db, entities, defaultCode);
         const permissions = await writePermissions(db, entities, links, stamp);
-        progress(`locales: ${locales}, role permissions: ${permissions}`);
+        const configuration = await keepConfiguration(tree.dir, built);
+        progress(`locales: ${locales}, role permissions: ${permissions}, configuration rows kept for an export to Strapi: ${configuration}`);
         const assets = await placeAssets(join(tree.dir, 'assets', 'uploads'), tree.owned, built, options.mediaProvider);
         if (options.mediaProvider !== null) {
           await moveMediaToProvider({ db, provider: options.mediaProvider, mediaDir: join(tree.dir, 'assets', 'uploads'), missing: new Set() }, stored);

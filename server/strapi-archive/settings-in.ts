@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Db } from '../db/database.js';
 import type { EntityState } from './entities-in.js';
 import { readStage, strapiArchiveError } from './jsonl.js';
@@ -15,7 +17,7 @@ export async function defaultLocaleOf(dir: string): Promise<string | null> {
 }
 
 /** Replaces the staged data dir's locales with the archive's (the default one first marked as such). */
-export async function writeLocales(db: Db, entities: EntityState, defaultCode: string | null, now: string): Promise<number> {
+export async function writeLocales(db: Db, entities: EntityState, defaultCode: string | null): Promise<number> {
   if (entities.locales.length === 0) return 0;
   const isDefault = (code: string, i: number) => (defaultCode === null ? i === 0 : code === defaultCode);
   if (!entities.locales.some((l, i) => isDefault(l.code, i))) throw strapiArchiveError(`configuration: the default locale ${defaultCode} is not among the archive's locales`);
@@ -23,7 +25,7 @@ export async function writeLocales(db: Db, entities: EntityState, defaultCode: s
   for (const [i, locale] of entities.locales.entries()) {
     await db
       .insertInto('hearth_locales')
-      .values({ code: locale.code, name: locale.name, is_default: isDefault(locale.code, i) ? 1 : 0, created_at: locale.createdAt, updated_at: now })
+      .values({ code: locale.code, name: locale.name, is_default: isDefault(locale.code, i) ? 1 : 0, created_at: locale.createdAt, updated_at: locale.updatedAt })
       .execute();
   }
   return entities.locales.length;
@@ -40,4 +42,20 @@ export async function writePermissions(db: Db, entities: EntityState, links: Lin
     written++;
   }
   return written;
+}
+
+/** Where a data dir keeps the configuration stage of the Strapi archive it was imported from (Strapi's core-store rows, webhooks). */
+export const KEPT_CONFIGURATION = join('strapi-archive', 'configuration.jsonl');
+
+/**
+ * Keeps the archive's configuration lines in the new data dir: Hearth does not use Strapi's
+ * core-store (admin layouts, plugin settings), but `strapi import` deletes the core-store before
+ * it restores an archive's, so an export for Strapi gives them back.
+ */
+export async function keepConfiguration(dir: string, built: string): Promise<number> {
+  const lines = await readStage(dir, 'configuration');
+  if (lines.length === 0) return 0;
+  await mkdir(join(built, dirname(KEPT_CONFIGURATION)), { recursive: true });
+  await writeFile(join(built, KEPT_CONFIGURATION), lines.map((l) => `${JSON.stringify(l.value)}\n`).join(''));
+  return lines.length;
 }
