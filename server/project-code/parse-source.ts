@@ -7,7 +7,13 @@ type BabelParse = (typeof import('@babel/parser'))['parse'];
 let parser: Promise<BabelParse> | null = null;
 
 /** @babel/parser, loaded the first time a project has a file to read (most starts never need it). */
-const loadParser = (): Promise<BabelParse> => (parser ??= import('@babel/parser').then((m) => m.parse));
+const loadParser = (): Promise<BabelParse> =>
+  (parser ??= import('@babel/parser').then((m) => {
+    // A CommonJS package: bundled (dist/cli), its exports come as `default` only.
+    const parse = (m as { default?: { parse?: BabelParse } }).default?.parse ?? m.parse;
+    if (typeof parse !== 'function') throw new Error('@babel/parser has no parse function');
+    return parse;
+  }));
 
 /**
  * Parses a route, middleware or other project file without running it: TypeScript for `.ts`,
