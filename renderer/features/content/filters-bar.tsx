@@ -28,7 +28,7 @@ function ValueControl({ attribute, draft, setDraft, locale }: { readonly attribu
         </span>
       );
     }
-    return <RelationSearch target={attribute.target ?? ''} label="Filter value" exclude={[]} locale={locale} onPick={(item) => setDraft({ ...draft, value: item.documentId, label: item.label })} />;
+    return <RelationSearch target={attribute.target ?? ''} label="Filter value" placeholder="Search an entry…" exclude={[]} locale={locale} onPick={(item) => setDraft({ ...draft, value: item.documentId, label: item.label })} />;
   }
   if (attribute?.type === 'enumeration' || attribute?.type === 'boolean') {
     return (

@@ -14,10 +14,12 @@ export interface RelationSearchProps {
   readonly locale: string | null;
   readonly onPick: (item: RelationItem) => void;
   readonly describedBy?: string | undefined;
+  /** The empty box's prompt (a list filter picks rather than adds). */
+  readonly placeholder?: string;
 }
 
 /** A combobox that searches the related type (`_q`) and adds the chosen entry; arrows move, Enter picks, Escape closes. */
-export function RelationSearch({ target, label, exclude, locale, onPick, describedBy }: RelationSearchProps) {
+export function RelationSearch({ target, label, exclude, locale, onPick, describedBy, placeholder = 'Search to add…' }: RelationSearchProps) {
   const client = useClient();
   const schemas = useSchemas();
   const targetType = schemas.contentType(target);
@@ -94,7 +96,7 @@ export function RelationSearch({ target, label, exclude, locale, onPick, describ
         aria-autocomplete="list"
         aria-activedescendant={open && results[active] ? optionId(active) : undefined}
         aria-describedby={describedBy}
-        placeholder="Search to add…"
+        placeholder={placeholder}
         value={text}
         onChange={(e) => {
           setText(e.target.value);
