@@ -12,6 +12,7 @@ import { fieldId, FormContext } from './fields/form-context';
 import { humanize } from './list-columns';
 import { mainField } from './form-values';
 import { LocaleSelect, useLocaleParam } from './locale-select';
+import { ServerMessage } from './server-message';
 import { useEditor } from './use-editor';
 
 /** The edit screen of one document (or the create screen when there is no documentId). */
@@ -69,6 +70,7 @@ function EditForm({ type, documentId }: { readonly type: ContentType; readonly d
           {[...editor.errors].map(([path, message]) => (
             <li key={path}>
               <a href={`#${fieldId(path.split('.'))}`}>{path.split('.').map(humanize).join(' › ')}</a>: {message}
+              <ServerMessage text={editor.serverErrors?.get(path)} shown={message} />
             </li>
           ))}
         </ul>
