@@ -37,13 +37,24 @@ export async function strapiImportCommand(parsed: Parsed, io: Io, mediaProvider:
   }
 }
 
+/**
+ * The archive's file name, completed as `strapi export -f NAME` completes it: a bare name gets
+ * `.tar.gz`, and an encrypted archive (`--key`) ends with `.enc`.
+ */
+export function archiveName(file: string, encrypted: boolean): string {
+  if (file.endsWith('.enc')) {
+    if (!encrypted) throw new UsageError(`${file} names an encrypted archive: give its key with --key`);
+    return file;
+  }
+  const archive = /\.tar(\.gz)?$/.test(file) ? file : `${file}.tar.gz`;
+  return encrypted ? `${archive}.enc` : archive;
+}
+
 /** `hearth export --format strapi --file F.tar.gz [--key KEY] [--data DIR]`: an archive `strapi import -f` reads. */
 export async function strapiExportCommand(parsed: Parsed, io: Io): Promise<number> {
   only(parsed, ['format', 'file', 'key', 'data', 'schemas']);
-  const file = required(parsed, 'file');
   const key = text(parsed, 'key') ?? null;
-  if (key !== null && !file.endsWith('.tar.gz.enc')) throw new UsageError('--key writes an encrypted archive: name it F.tar.gz.enc');
-  if (key === null && !/\.tar(\.gz)?$/.test(file)) throw new UsageError('--file must end with .tar or .tar.gz (.tar.gz.enc with --key)');
+  const file = archiveName(required(parsed, 'file'), key !== null);
   const config = resolveConfig({ data: text(parsed, 'data'), schemas: text(parsed, 'schemas') });
   refusePostgres(config.databaseUrl, 'export --format strapi');
   const summary = await exportStrapiArchive({ dataDir: config.dataDir, schemasDir: text(parsed, 'schemas') ?? null, file, key, progress: (m) => io.err(`${m}\n`) });

@@ -28,7 +28,7 @@ const decipherOf = (derived: Buffer): Decipher => createDecipheriv(ALGORITHM, de
 
 /** Whether decrypted leading bytes start a gzip stream or a tar (ustar magic at 257). */
 function looksLikeArchive(head: Buffer): boolean {
-  if (head[0] === 0x1f && head[1] === 0x8b) return true;
+  if (head[0] === 0x1f && head[1] === 0x8b && head[2] === 0x08) return true;
   return head.subarray(257, 262).toString('latin1') === 'ustar';
 }
 

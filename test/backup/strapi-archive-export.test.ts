@@ -115,8 +115,13 @@ describe('export --format strapi', () => {
   });
 
   it('encrypts with --key as strapi export -k does; the right key reads it back, a wrong one changes nothing', async () => {
+    // As strapi export -f completes its base name: an encrypted archive ends with .enc.
+    const exported = await exportStrapi(source, join(root, 'secret.tar.gz'), '--key', 'correct horse');
+    expect(exported.code).toBe(0);
     const file = join(root, 'secret.tar.gz.enc');
-    expect((await exportStrapi(source, file, '--key', 'correct horse')).code).toBe(0);
+    expect(exported.stderr).toContain(`to ${file}`);
+    const unkeyed = await exportStrapi(source, join(root, 'other.tar.gz.enc'));
+    expect([unkeyed.code, unkeyed.stderr.trim()]).toEqual([2, `hearth: ${join(root, 'other.tar.gz.enc')} names an encrypted archive: give its key with --key`]);
     const decipher = createDecipheriv('aes-128-ecb', scryptSync('correct horse', 'strapi-data-transfer', 16), null);
     const tar = gunzipSync(Buffer.concat([decipher.update(await readFile(file)), decipher.final()]));
     expect(tar.subarray(0, 27).toString()).toBe('schemas/schemas_00001.jsonl');
