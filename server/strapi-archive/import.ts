@@ -68,6 +68,7 @@ export async function importStrapiArchive(options: StrapiImportOptions): Promise
   const state = await targetState(target);
   if (file.startsWith(`${target}${sep}`)) throw new AppError('ConflictError', `the archive ${file} is inside the data directory it would replace; move it out first`);
   const existingRows = state === 'full' ? await contentRows(target) : 0;
+  if (existingRows === Number.POSITIVE_INFINITY && !options.force) throw new AppError('ConflictError', `${target} is not empty and holds no Hearth database; the import would replace it (use --force)`);
   if (existingRows > 0 && !options.force) throw new AppError('ConflictError', `data directory ${target} holds content (${existingRows} rows); the import replaces it (use --force)`);
   const schemasRoot = options.schemasDir === null ? join(target, 'schema') : resolve(options.schemasDir);
   await mkdir(dirname(target), { recursive: true });

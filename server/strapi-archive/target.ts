@@ -17,7 +17,8 @@ const exists = (path: string) => access(path).then(() => true, () => false);
 /** Rows of content in an existing data dir (documents of every synced type, files, end users): a non-zero count needs --force. */
 export async function contentRows(dataDir: string): Promise<number> {
   const file = join(dataDir, 'hearth.db');
-  if (!(await exists(file))) return 0;
+  // A folder holding other things than a data dir is replaced whole: count it as content.
+  if (!(await exists(file))) return Number.POSITIVE_INFINITY;
   const database = openSqlite(file);
   try {
     const { db } = database;

@@ -163,6 +163,10 @@ describe('import --from-strapi: formats, keys, refusals', () => {
     expect(truncated.code).toBe(1);
     expect(truncated.stderr).toMatch(/hearth: invalid Strapi archive: cut\.tar\.gz: .*unexpected end of file/);
     expect(await treeOf(target)).toEqual(before);
+    const other = join(root, 'documents');
+    await cp(join(FIXTURE_PROJECT, 'src', 'components'), other, { recursive: true });
+    const foreign = await importStrapi(STRAPI_TAR_GZ, other);
+    expect(foreign.stderr).toContain(`${other} is not empty and holds no Hearth database; the import would replace it (use --force)`);
     const unforced = await importStrapi(STRAPI_TAR_GZ, target);
     expect(unforced.code).toBe(1);
     expect(unforced.stderr).toContain('holds content');
