@@ -160,6 +160,15 @@ describe('4. media library', () => {
     await visible(page.getByTestId('toast').filter({ hasText: 'sunrise.png deleted' }));
     expect((await call(server, `/api/upload/files/${file.id}`, { token: session })).status).toBe(404);
     await eventually(() => media.names()).not.toContain('sunrise.png');
+    // A file shown only as an image block of a rich-text body is in use too.
+    dialog = await media.openFile('harbour.png');
+    await dialog.getByRole('button', { name: 'Delete file' }).click();
+    const inBody = dialog.getByRole('alert').filter({ hasText: 'This file is used in 1 place' });
+    await visible(inBody.getByText('Morning light'));
+    expect(await inBody.innerText()).toContain('field body');
+    await dialog.getByRole('button', { name: 'Keep the file' }).click();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
     expect(e2e.problems).toEqual([]);
   });
 
