@@ -1,4 +1,4 @@
-import { Editor, Element, Range, Transforms, type Descendant } from 'slate';
+import { Editor, Element, Node, Range, Transforms, type Descendant } from 'slate';
 import type { BlockElement, BlockImage, HeadingLevel, Mark } from './blocks-types';
 
 /** The block styles the style menu offers. */
@@ -6,11 +6,19 @@ export type BlockStyle = 'paragraph' | 'heading-1' | 'heading-2' | 'heading-3' |
 
 const isBlock = (editor: Editor) => (n: unknown): n is BlockElement => Element.isElement(n) && !editor.isInline(n);
 
-/** Makes links inline and images void, as Strapi's format needs. */
+/** Makes links inline and images void, as Strapi's format needs; a link whose text is deleted goes with it. */
 export function withBlocks(editor: Editor): Editor {
-  const { isInline, isVoid } = editor;
+  const { isInline, isVoid, normalizeNode } = editor;
   editor.isInline = (element) => element.type === 'link' || isInline(element);
   editor.isVoid = (element) => element.type === 'image' || isVoid(element);
+  editor.normalizeNode = (entry, options) => {
+    const [node, path] = entry;
+    if (Element.isElement(node) && node.type === 'link' && Node.string(node) === '') {
+      Transforms.removeNodes(editor, { at: path });
+      return;
+    }
+    normalizeNode(entry, options);
+  };
   return editor;
 }
 
@@ -53,11 +61,19 @@ export function setStyle(editor: Editor, style: BlockStyle): void {
     unwrapLists(editor);
     const match = (n: unknown) => isBlock(editor)(n) && Element.isElement(n) && n.type !== 'image';
     if (style.startsWith('heading-')) {
+      Transforms.unsetNodes(editor, 'language', { match });
       const level = Number(style.slice(8));
       const safe: HeadingLevel = level === 1 || level === 2 || level === 3 || level === 4 || level === 5 || level === 6 ? level : 2;
       Transforms.setNodes(editor, { type: 'heading', level: safe }, { match });
-    } else if (style === 'quote' || style === 'code' || style === 'paragraph') {
+    } else if (style === 'code') {
+      // Strapi's code block starts as plain text.
       Transforms.unsetNodes(editor, 'level', { match });
+      const code: Partial<BlockElement> = { type: 'code', language: 'plaintext' };
+      // Blocks already in code keep their language.
+      const notCode = (n: Node): boolean => match(n) && !(Element.isElement(n) && n.type === 'code');
+      Transforms.setNodes(editor, code, { match: notCode });
+    } else if (style === 'quote' || style === 'paragraph') {
+      Transforms.unsetNodes(editor, ['level', 'language'], { match });
       Transforms.setNodes(editor, { type: style }, { match });
     }
   });
@@ -73,7 +89,7 @@ export function toggleList(editor: Editor, format: 'ordered' | 'unordered'): voi
       Transforms.setNodes(editor, { type: 'paragraph' }, { match });
       return;
     }
-    Transforms.unsetNodes(editor, 'level', { match });
+    Transforms.unsetNodes(editor, ['level', 'language'], { match });
     Transforms.setNodes(editor, { type: 'list-item' }, { match });
     const list: BlockElement = { type: 'list', format, children: [] };
     Transforms.wrapNodes(editor, list, { match: (n) => Element.isElement(n) && n.type === 'list-item' });

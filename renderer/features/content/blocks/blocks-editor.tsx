@@ -8,6 +8,7 @@ import type { MediaFile } from '../../../api/types';
 import { MediaPickerDialog } from '../../media/media-picker-dialog';
 import { currentLink, insertImage, setLink, toggleMark, withBlocks } from './blocks-commands';
 import { BlockElementView, BlockLeafView } from './blocks-elements';
+import { handleBlockKey } from './blocks-keys';
 import { BlocksToolbar } from './blocks-toolbar';
 import { readBlocks } from './blocks-value';
 
@@ -70,6 +71,7 @@ export function BlocksEditor({ id, label, value, onChange, describedBy, invalid 
   const [dialog, setDialog] = useState<{ kind: 'link' | 'image'; selection: Range | null } | null>(null);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (handleBlockKey(editor, event)) return;
     if (!(event.ctrlKey || event.metaKey)) return;
     const mark = SHORTCUTS[event.key.toLowerCase()];
     if (mark) {

@@ -1,6 +1,7 @@
 import type { MouseEvent } from 'react';
 import { ReactEditor, useSlate } from 'slate-react';
 import { currentList, currentStyle, isMarkActive, setStyle, toggleList, toggleMark, type BlockStyle } from './blocks-commands';
+import { syncSelection } from './blocks-keys';
 import type { Mark } from './blocks-types';
 
 const STYLES: readonly { value: BlockStyle; label: string }[] = [
@@ -29,7 +30,11 @@ export function BlocksToolbar({ label, onLink, onImage }: { readonly label: stri
   const style = currentStyle(editor);
   const list = currentList(editor);
   const refocus = () => ReactEditor.focus(editor);
-  const keep = (e: MouseEvent) => e.preventDefault();
+  // Keeps the focus (and the selection) in the text, and takes the selection the browser shows.
+  const keep = (e: MouseEvent) => {
+    e.preventDefault();
+    syncSelection(editor);
+  };
   return (
     <div className="blk-toolbar" role="toolbar" aria-label={`${label} formatting`}>
       <label className="visually-hidden" htmlFor={`${label}-style`}>
@@ -38,9 +43,14 @@ export function BlocksToolbar({ label, onLink, onImage }: { readonly label: stri
       <select
         id={`${label}-style`}
         className="blk-style"
+        onMouseDown={() => syncSelection(editor)}
+        onFocus={() => syncSelection(editor)}
         value={style === 'list' ? 'paragraph' : style}
         onChange={(e) => {
-          if (isStyle(e.target.value)) setStyle(editor, e.target.value);
+          if (!isStyle(e.target.value)) return;
+          setStyle(editor, e.target.value);
+          // Back to the text, where the cursor was, so typing goes on in the new style.
+          refocus();
         }}
       >
         {STYLES.map((s) => (

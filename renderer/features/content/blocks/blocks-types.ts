@@ -32,7 +32,7 @@ export type BlockElement =
   | { type: 'heading'; level: HeadingLevel; children: Descendant[] }
   | { type: 'quote'; children: Descendant[] }
   | { type: 'code'; language?: string; children: Descendant[] }
-  | { type: 'list'; format: 'ordered' | 'unordered'; children: Descendant[] }
+  | { type: 'list'; format: 'ordered' | 'unordered'; indentLevel?: number; children: Descendant[] }
   | { type: 'list-item'; children: Descendant[] }
   | { type: 'link'; url: string; children: Descendant[] }
   | { type: 'image'; image: BlockImage; children: Descendant[] };

@@ -17,7 +17,7 @@ function readText(raw: Record<string, unknown>): BlockText {
 }
 
 function readChildren(raw: unknown): Descendant[] {
-  const list = Array.isArray(raw) ? raw.map(readNode).filter((n): n is Descendant => n !== null) : [];
+  const list = Array.isArray(raw) ? raw.filter((n) => !isEmptyLink(n)).map(readNode).filter((n): n is Descendant => n !== null) : [];
   return list.length > 0 ? list : [emptyText()];
 }
 
@@ -36,8 +36,11 @@ function readElement(raw: Record<string, unknown>): BlockElement | null {
       return { type: 'heading', level: level(raw.level), children };
     case 'code':
       return typeof raw.language === 'string' ? { type: 'code', language: raw.language, children } : { type: 'code', children };
-    case 'list':
-      return { type: 'list', format: raw.format === 'ordered' ? 'ordered' : 'unordered', children };
+    case 'list': {
+      const format = raw.format === 'ordered' ? 'ordered' : 'unordered';
+      // Strapi's nested lists carry their depth: kept so a round trip does not lose it.
+      return typeof raw.indentLevel === 'number' ? { type: 'list', format, indentLevel: raw.indentLevel, children } : { type: 'list', format, children };
+    }
     case 'link':
       return { type: 'link', url: typeof raw.url === 'string' ? raw.url : '', children };
     case 'image':
@@ -67,13 +70,19 @@ function isBlank(nodes: readonly unknown[]): boolean {
   return only.children.every((c: unknown) => isRecord(c) && c.text === '');
 }
 
+/** A link without text: invisible and unclickable, so never kept (Strapi's editor drops it too). */
+function isEmptyLink(node: unknown): boolean {
+  return isRecord(node) && node.type === 'link' && (!Array.isArray(node.children) || node.children.every((c: unknown) => isRecord(c) && c.text === ''));
+}
+
 function normalizeNode(node: unknown): unknown {
   if (!isRecord(node)) return node;
   if (typeof node.text === 'string') return { ...node, type: 'text' };
-  return { ...node, children: Array.isArray(node.children) ? node.children.map(normalizeNode) : [{ type: 'text', text: '' }] };
+  const children = Array.isArray(node.children) ? node.children.filter((c) => !isEmptyLink(c)).map(normalizeNode) : [];
+  return { ...node, children: children.length > 0 ? children : [{ type: 'text', text: '' }] };
 }
 
-/** Editor nodes as stored: every text leaf typed `text`; a blank editor is null. */
+/** Editor nodes as stored: every text leaf typed `text`, links without text left out; a blank editor is null. */
 export function normalizeBlocks(nodes: readonly unknown[]): unknown[] | null {
   if (nodes.length === 0 || isBlank(nodes)) return null;
   return nodes.map(normalizeNode);
