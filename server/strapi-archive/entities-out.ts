@@ -1,4 +1,5 @@
 import type { Db, Row } from '../db/database.js';
+import { morphTableName } from '../schema/morphs.js';
 import type { Registry } from '../schema/registry.js';
 import type { Attribute, ContentTypeModel, Model } from '../schema/types.js';
 
@@ -91,6 +92,21 @@ export async function relationLinks(db: Db, registry: Registry, model: Model, em
         left: sideOf(model.uid, attr.name, Number(row[storage.selfColumn]), attr.toMany ? Number(row[storage.orderColumn]) : undefined),
         right: sideOf(attr.target, attr.inversedBy, Number(row[storage.otherColumn]), inverseToMany ? Number(row[storage.inverseOrderColumn]) : undefined),
       });
+      written++;
+    }
+  }
+  return written;
+}
+
+/** Morph-to links a model's rows own (its `_mph` tables), written as Strapi writes a file's `related`: the order on the right. */
+export async function morphLinks(db: Db, model: Model, emit: (link: unknown) => Promise<void>): Promise<number> {
+  let written = 0;
+  for (const morph of model.morphs?.values() ?? []) {
+    if (morph.relation !== 'morphToOne' && morph.relation !== 'morphToMany') continue;
+    const rows = await db.selectFrom(morphTableName(model, morph.name)).selectAll().orderBy('entity_id').orderBy('ord').orderBy('id').execute();
+    for (const row of rows) {
+      const right = { ref: Number(row.related_id), pos: Number(row.ord), type: String(row.related_type), field: String(row.field) };
+      await emit({ kind: 'relation.morph', relation: morph.relation, left: { type: model.uid, field: morph.name, ref: Number(row.entity_id) }, right });
       written++;
     }
   }

@@ -14,7 +14,7 @@ import { buildRegistry, type Registry } from '../schema/registry.js';
 import { FILE_UID, type ContentTypeModel } from '../schema/types.js';
 import { createLocalProvider } from '../uploads/local-provider.js';
 import { roleModel, userModel } from '../users/models.js';
-import { entityData, localizationsLink, relationLinks } from './entities-out.js';
+import { entityData, localizationsLink, morphLinks, relationLinks } from './entities-out.js';
 import { FOLDER_UID, LOCALE_UID, PERMISSION_UID } from './entities-in.js';
 import { isRecord } from './jsonl.js';
 import { stageWriter, type StageWriter } from './jsonl-out.js';
@@ -66,6 +66,7 @@ async function exportModel(ctx: Ctx, model: ContentTypeModel, uid: string = mode
   const rows = await ctx.db.selectFrom(model.table).selectAll().orderBy('id').execute();
   for (const row of rows) await emitEntity(ctx, uid, Number(row.id), await entityData(ctx.db, ctx.registry, model, row));
   await relationLinks(ctx.db, ctx.registry, model, (l) => emitLink(ctx, l));
+  await morphLinks(ctx.db, model, (l) => emitLink(ctx, l));
   for (const row of rows) await emitLink(ctx, localizationsLink(uid, Number(row.id), String(row.documentId)));
 }
 

@@ -102,7 +102,7 @@ async function writeLink(db: Db, registry: Registry, left: Side, right: Side, at
   if (model === undefined) return false;
   const morph = model.morphs?.get(field);
   if (morph !== undefined && (morph.relation === 'morphToOne' || morph.relation === 'morphToMany')) {
-    const values = { entity_id: numeric(left, at), related_id: numeric(right, at), related_type: right.type, field: right.field ?? '', ord: left.pos ?? 1 };
+    const values = { entity_id: numeric(left, at), related_id: numeric(right, at), related_type: right.type, field: right.field ?? field, ord: right.pos ?? left.pos ?? 1 };
     await run(at, () => db.insertInto(morphTableName(model, field)).values(values).execute());
     return true;
   }

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataOf, expectJson, type Doc } from '../helpers/project.js';
+import { collection, dataOf, expectJson, writeProject, type Doc } from '../helpers/project.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { fixturePart, json, postUpload, type FileObject } from '../uploads/helpers.js';
 import { answers, exportStrapi, importStrapi, serveImported } from './strapi-helpers.js';
@@ -123,6 +123,42 @@ describe('Hearth -> Strapi archive -> Hearth', () => {
       expect((await server.request('/api/auth/local', { method: 'POST', json: { identifier: 'ann', password: 'secret-1' } })).status).toBe(200);
     } finally {
       await server.close();
+    }
+  });
+
+  it('carries morph relations (morphToMany, morphToOne and their inverse sides) in their order', async () => {
+    const schemas = await writeProject({
+      types: {
+        note: collection('note', 'notes', { body: { type: 'text' }, targets: { type: 'relation', relation: 'morphToMany' }, subject: { type: 'relation', relation: 'morphToOne' } }),
+        tag: collection('tag', 'tags', { name: { type: 'string' }, notes: { type: 'relation', relation: 'morphMany', target: 'api::note.note', morphBy: 'targets' } }),
+        post: collection('post', 'posts', { title: { type: 'string' } }, { draftAndPublish: true }),
+      },
+    });
+    const dataDir = join(root, 'morphs');
+    const server = await startTestServer({ dataDir, schemas, database: 'sqlite' });
+    const reads = ['/api/notes?populate=*&sort=id', '/api/tags?populate=*&sort=id', '/api/posts?status=draft&sort=id'];
+    let expected: Record<string, string>;
+    try {
+      const auth = await server.token('full-access');
+      const post = async (path: string, data: unknown) => dataOf(await server.request(path, { method: 'POST', token: auth, json: { data } }), 201);
+      const a = await post('/api/tags', { name: 'a' });
+      const b = await post('/api/tags', { name: 'b' });
+      const p = await post('/api/posts', { title: 'p' });
+      await post('/api/notes', { body: 'n1', targets: [{ __type: 'api::tag.tag', id: b.id }, { __type: 'api::post.post', documentId: p.documentId }, { __type: 'api::tag.tag', id: a.id }], subject: { __type: 'api::tag.tag', id: a.id } });
+      await post('/api/notes', { body: 'n2', targets: [{ __type: 'api::tag.tag', id: a.id }] });
+      expected = await answers(server, reads);
+    } finally {
+      await server.close();
+    }
+    expect(expected['/api/notes?populate=*&sort=id']).toContain('"__type":"api::post.post"');
+    const file = join(root, 'morphs.tar.gz');
+    expect((await exportStrapi(dataDir, file)).code).toBe(0);
+    expect((await importStrapi(file, join(root, 'morphs-copy'))).code).toBe(0);
+    const copy = await serveImported(join(root, 'morphs-copy'));
+    try {
+      expect(await answers(copy, reads)).toEqual(expected);
+    } finally {
+      await copy.close();
     }
   });
 });
