@@ -27,7 +27,8 @@ describe('keyboard-only pass through the edit form', () => {
     const key = page.keyboard;
     await visible(content.field('Title'));
 
-    await tabTo(page, content.field('Title'));
+    // The form opens with its first field focused.
+    await eventually(() => isFocused(content.field('Title'))).toBe(true);
     await key.type('Keyboard cake');
     await tabTo(page, page.getByRole('button', { name: 'Generate Slug from Title' }));
     await key.press('Enter');
@@ -140,8 +141,8 @@ describe('keyboard-only pass through the edit form', () => {
     });
     expect(pluck(draft.tags, 'label')).toEqual(['Quick', 'Sweet']);
 
-    // Publish, reached from the form by keyboard.
-    await tabTo(page, content.field('Title'));
+    // Publish, reached from the form by keyboard (the saved entry's page opened with Title focused).
+    await eventually(() => isFocused(content.field('Title'))).toBe(true);
     await tabTo(page, page.getByRole('button', { name: 'Publish' }), { back: true });
     await key.press('Enter');
     await visible(page.getByTestId('toast').filter({ hasText: 'Published' }));

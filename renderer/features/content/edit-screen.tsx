@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { hasDraftAndPublish, isLocalized } from '../../api/schema';
 import type { ContentType } from '../../api/types';
@@ -15,6 +15,9 @@ import { LocaleSelect, useLocaleParam } from './locale-select';
 import { ServerMessage } from './server-message';
 import { useEditor } from './use-editor';
 
+/** The controls a form's first field may have (a blocks field is contenteditable). */
+const FIRST_CONTROL = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled]), [contenteditable="true"]';
+
 /** The edit screen of one document (or the create screen when there is no documentId). */
 export function EditScreen() {
   const { uid = '', documentId } = useParams();
@@ -30,6 +33,14 @@ function EditForm({ type, documentId }: { readonly type: ContentType; readonly d
   const [locale, setLocale] = useLocaleParam(type);
   const editor = useEditor(type, documentId, locale);
   const guard = useLeaveGuard(editor.dirty);
+  // When the entry opens, its first field takes the focus (it was left on the page's body).
+  const opened = useRef(false);
+  // The form remounts when its values are first set (formKey 0 -> 1, new and loaded entries alike): focus after that.
+  useEffect(() => {
+    if (editor.phase !== 'ready' || editor.formKey === 0 || opened.current) return;
+    opened.current = true;
+    document.getElementById(EDIT_FORM_ID)?.querySelector<HTMLElement>(FIRST_CONTROL)?.focus();
+  }, [editor.phase, editor.formKey]);
   const { schema, uid } = type;
   const localized = isLocalized(schema);
   const drafts = hasDraftAndPublish(schema);

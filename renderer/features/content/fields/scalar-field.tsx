@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { describedBy, Field } from '../../../components/field';
 import { humanize } from '../list-columns';
 import { errorAt, errorWithin, fieldId, useFormContext, type FieldControlProps } from './form-context';
@@ -29,9 +30,45 @@ function hintOf({ attribute }: FieldControlProps): string | undefined {
   return parts.length > 0 ? `${parts.join(' · ')}.` : undefined;
 }
 
+/**
+ * A uid field, with Generate when it has a target field. Empty when the form opened (a new entry),
+ * it follows its target as it is typed, as Strapi's uid field does, until it is edited by hand.
+ */
+function UidInput({ attribute, value, onChange, siblings, common, label }: FieldControlProps & { readonly common: Record<string, unknown>; readonly label: string }) {
+  const source = attribute.targetField ? str(siblings[attribute.targetField]) : '';
+  const following = useRef(str(value) === '');
+  const change = useRef(onChange);
+  change.current = onChange;
+  const current = str(value);
+  useEffect(() => {
+    if (!following.current || !attribute.targetField) return;
+    const next = slugify(source);
+    if (next !== current) change.current(next);
+    // Only a change of the target moves the slug (the slug's own value is read, not followed).
+  }, [source, attribute.targetField]);
+  return (
+    <div className="input-with-button">
+      <input
+        {...common}
+        value={current}
+        onChange={(e) => {
+          following.current = false;
+          onChange(e.target.value);
+        }}
+        pattern="[A-Za-z0-9\-_.~]*"
+      />
+      {attribute.targetField ? (
+        <button type="button" className="btn btn-small" onClick={() => onChange(slugify(source))} disabled={source === ''} aria-label={`Generate ${label} from ${humanize(attribute.targetField)}`}>
+          Generate
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
 /** A scalar field: text, numbers, dates, booleans, enumerations, JSON, uid (with a generate button). */
 export function ScalarField(props: FieldControlProps) {
-  const { name, attribute, value, onChange, path, siblings } = props;
+  const { name, attribute, value, onChange, path } = props;
   const { errors } = useFormContext();
   const id = fieldId(path);
   const error = attribute.type === 'json' ? errorWithin(errors, path) : errorAt(errors, path);
@@ -91,20 +128,9 @@ export function ScalarField(props: FieldControlProps) {
     case 'timestamp':
       control = <input {...common} type="datetime-local" value={str(value)} onChange={(e) => onChange(e.target.value)} />;
       break;
-    case 'uid': {
-      const source = attribute.targetField ? str(siblings[attribute.targetField]) : '';
-      control = (
-        <div className="input-with-button">
-          <input {...common} value={str(value)} onChange={(e) => onChange(e.target.value)} pattern="[A-Za-z0-9\-_.~]*" />
-          {attribute.targetField ? (
-            <button type="button" className="btn btn-small" onClick={() => onChange(slugify(source))} disabled={source === ''} aria-label={`Generate ${label} from ${humanize(attribute.targetField)}`}>
-              Generate
-            </button>
-          ) : null}
-        </div>
-      );
+    case 'uid':
+      control = <UidInput {...props} common={common} label={label} />;
       break;
-    }
     default:
       control = (
         <input
