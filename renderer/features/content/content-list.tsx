@@ -61,7 +61,8 @@ function CollectionList({ uid }: { readonly uid: string }) {
     for (const [k, v] of Object.entries(changes)) if (v === null || v === '') next.delete(k);
     else next.set(k, v);
     if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
+    // A new page is a step browser Back returns from; typing, sorting and filtering replace the entry.
+    setParams(next, { replace: !('page' in changes) });
   };
   useEffect(() => {
     const timer = window.setTimeout(() => search !== q && update({ q: search }), 300);

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../api/client';
-import { array, dataOf } from '../../api/decode';
+import { array, dataOf, nullable, num, object, str } from '../../api/decode';
 import { fileDecoder, folderDecoder, pageDecoder, usagesDecoder, type Folder, type MediaFile, type Page, type Usage } from '../../api/types';
 
 /** The type filter of the media library. */
@@ -31,6 +31,21 @@ export async function listFiles(client: ApiClient, query: FileQuery): Promise<Pa
 /** The folders under a parent (root when null). */
 export async function listFolders(client: ApiClient, parent: number | null): Promise<Folder[]> {
   return dataOf(array(folderDecoder))(await client.get('/admin/api/upload/folders', parent === null ? {} : { parent }));
+}
+
+const folderStepDecoder = dataOf(object({ id: num, name: str, parent: nullable(num) }));
+
+/** The folders from the top down to `id` (the library's breadcrumbs), walking up through each parent. */
+export async function folderTrail(client: ApiClient, id: number): Promise<{ id: number; name: string }[]> {
+  const trail: { id: number; name: string }[] = [];
+  let next: number | null = id;
+  // Folders form a tree (the server refuses moves into a sub-folder); the bound only guards against a bad answer.
+  while (next !== null && trail.length < 100) {
+    const folder = folderStepDecoder(await client.get(`/admin/api/upload/folders/${next}`));
+    trail.unshift({ id: folder.id, name: folder.name });
+    next = folder.parent;
+  }
+  return trail;
 }
 
 /** Creates a folder. */

@@ -112,7 +112,7 @@ function MoveFolderDialog({ folder, onClose, onMoved }: { readonly folder: Folde
 export function MediaLibrary() {
   const client = useClient();
   const { notify } = useToast();
-  const library = useLibrary({ pageSize: PAGE_SIZE });
+  const library = useLibrary({ pageSize: PAGE_SIZE, folderInUrl: true });
   const [view, setView] = useState<'grid' | 'list'>('grid');
   const [open, setOpen] = useState<MediaFile | null>(null);
   const [newFolder, setNewFolder] = useState(false);

@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useLoad } from '../../api/use-load';
 import type { Folder } from '../../api/types';
 import { useClient } from '../auth/session';
 import type { Crumb } from './folder-bar';
-import { listFiles, listFolders, type MimeFilter } from './media-api';
+import { folderTrail, listFiles, listFolders, type MimeFilter } from './media-api';
 
 /** Sort orders the library offers. */
 export const SORTS = [
@@ -23,15 +24,48 @@ export const MIME_FILTERS: readonly { value: MimeFilter; label: string }[] = [
   { value: 'file', label: 'Other files' },
 ];
 
-/** Browsing state of the media library: folder trail, filters, page, and the loaded folders and files. */
-export function useLibrary(options: { pageSize: number; mime?: MimeFilter }) {
+const ROOT: Crumb = { id: null, name: 'Media library' };
+
+/** A `?folder=` value: a folder id, or null for the root (or anything that is not an id). */
+const folderParam = (value: string | null): number | null => (value !== null && /^\d+$/.test(value) ? Number(value) : null);
+
+/**
+ * The folder being browsed: in the address (`?folder=<id>`) for the library screen, so it survives a
+ * reload and browser Back returns to the folder before; kept in the component for the picker dialog.
+ */
+function useFolderTrail(inUrl: boolean) {
   const client = useClient();
-  const [trail, setTrail] = useState<Crumb[]>([{ id: null, name: 'Media library' }]);
+  const [params, setParams] = useSearchParams();
+  const [own, setOwn] = useState<Crumb[]>([ROOT]);
+  const fromUrl = inUrl ? folderParam(params.get('folder')) : null;
+  const loaded = useLoad(async (): Promise<Crumb[]> => (fromUrl === null ? [ROOT] : [ROOT, ...(await folderTrail(client, fromUrl))]), `trail:${inUrl ? (fromUrl ?? 'root') : 'none'}`);
+  if (!inUrl) {
+    return { trail: own, folder: own[own.length - 1]?.id ?? null, go: (trail: Crumb[]) => setOwn(trail) };
+  }
+  // Until the folder's names arrive (or if they cannot), the crumb shows the folder without its name.
+  const known = loaded.data?.[loaded.data.length - 1]?.id === fromUrl ? loaded.data : null;
+  const trail = known ?? (fromUrl === null ? [ROOT] : [ROOT, { id: fromUrl, name: '…' }]);
+  const go = (next: Crumb[]) => {
+    const id = next[next.length - 1]?.id ?? null;
+    const changed = new URLSearchParams(params);
+    if (id === null) changed.delete('folder');
+    else changed.set('folder', String(id));
+    setParams(changed);
+  };
+  return { trail, folder: fromUrl, go };
+}
+
+/** Browsing state of the media library: folder trail, filters, page, and the loaded folders and files. */
+export function useLibrary(options: { pageSize: number; mime?: MimeFilter; folderInUrl?: boolean }) {
+  const client = useClient();
+  const { trail, folder, go } = useFolderTrail(options.folderInUrl === true);
   const [mime, setMime] = useState<MimeFilter>(options.mime ?? '');
   const [sort, setSort] = useState<string>('createdAt:desc');
   const [q, setQ] = useState('');
-  const [page, setPage] = useState(1);
-  const folder = trail[trail.length - 1]?.id ?? null;
+  // A page belongs to its folder: another folder (opened, or reached with browser Back) starts at 1.
+  const [paged, setPaged] = useState<{ folder: number | null; page: number }>({ folder, page: 1 });
+  const page = paged.folder === folder ? paged.page : 1;
+  const setPage = (n: number) => setPaged({ folder, page: n });
   const key = JSON.stringify({ folder, mime, sort, q, page });
   const folders = useLoad(() => listFolders(client, folder), `folders:${folder ?? 'root'}`);
   const files = useLoad(() => listFiles(client, { page, pageSize: options.pageSize, sort, folder, mime, q }), key);
@@ -52,14 +86,8 @@ export function useLibrary(options: { pageSize: number; mime?: MimeFilter }) {
     setSort: reset(setSort),
     setQ: reset(setQ),
     setPage,
-    open: (f: Folder) => {
-      setTrail([...trail, { id: f.id, name: f.name }]);
-      setPage(1);
-    },
-    up: (index: number) => {
-      setTrail(trail.slice(0, index + 1));
-      setPage(1);
-    },
+    open: (f: Folder) => go([...trail, { id: f.id, name: f.name }]),
+    up: (index: number) => go(trail.slice(0, index + 1)),
     reload: () => {
       folders.reload();
       files.reload();
