@@ -4,6 +4,12 @@ import { hasDraftAndPublish, isLocalized } from '../../api/schema';
 import { EmptyState, ErrorNotice, Loading, PageHeader } from '../../components/feedback';
 import { editableTypes, useSchemas } from './schemas-context';
 
+/** "1 field", "3 fields". */
+const fieldCount = (attributes: object): string => {
+  const n = Object.keys(attributes).length;
+  return `${n} ${n === 1 ? 'field' : 'fields'}`;
+};
+
 /** Lists content-types and components, with the ways to create new ones. */
 export function BuilderHome() {
   const { contentTypes, components, loading, error, reload } = useSchemas();
@@ -39,7 +45,7 @@ export function BuilderHome() {
                 <li key={t.uid}>
                   <Link to={`/builder/types/${encodeURIComponent(t.uid)}`}>{t.schema.info.displayName}</Link>
                   <span className="muted">
-                    {t.schema.kind === 'singleType' ? 'Single type' : 'Collection'} · {Object.keys(t.schema.attributes).length} fields
+                    {t.schema.kind === 'singleType' ? 'Single type' : 'Collection'} · {fieldCount(t.schema.attributes)}
                     {hasDraftAndPublish(t.schema) ? ' · drafts' : ''}
                     {isLocalized(t.schema) ? ' · i18n' : ''}
                   </span>
@@ -60,7 +66,7 @@ export function BuilderHome() {
                 <li key={c.uid}>
                   <Link to={`/builder/components/${encodeURIComponent(c.uid)}`}>{c.schema.info.displayName}</Link>
                   <span className="muted">
-                    <code>{c.uid}</code> · {Object.keys(c.schema.attributes).length} fields
+                    <code>{c.uid}</code> · {fieldCount(c.schema.attributes)}
                   </span>
                 </li>
               ))}

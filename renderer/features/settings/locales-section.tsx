@@ -7,16 +7,7 @@ import { ErrorNotice, Loading } from '../../components/feedback';
 import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
 import { useSchemas } from '../content-types/schemas-context';
-
-const COMMON = ['ar', 'de', 'en', 'es', 'fr', 'it', 'ja', 'ko', 'nl', 'pl', 'pt', 'pt-BR', 'ru', 'sv', 'tr', 'uk', 'zh', 'zh-Hans'];
-
-function nameOf(code: string): string {
-  try {
-    return new Intl.DisplayNames([navigator.language || 'en'], { type: 'language' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
+import { ISO_LOCALES, localeDisplayName } from './iso-locales';
 
 /** The i18n locales: add one, make one the default, delete one. */
 export function LocalesSection() {
@@ -25,6 +16,8 @@ export function LocalesSection() {
   const { locales, loading, reload } = useSchemas();
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
+  // The display name follows the code (as Strapi's locale picker fills it) until it is typed by hand.
+  const [nameTyped, setNameTyped] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [deleting, setDeleting] = useState<Locale | null>(null);
@@ -35,10 +28,11 @@ export function LocalesSection() {
     setBusy(true);
     setError(null);
     try {
-      await client.post('/admin/api/i18n/locales', { code: code.trim(), name: name.trim() || nameOf(code.trim()) });
+      await client.post('/admin/api/i18n/locales', { code: code.trim(), name: name.trim() || localeDisplayName(code.trim()) || code.trim() });
       notify(`Locale ${code.trim()} added`);
       setCode('');
       setName('');
+      setNameTyped(false);
       reload();
     } catch (e) {
       setError(e);
@@ -98,18 +92,36 @@ export function LocalesSection() {
         </tbody>
       </table>
       <form className="inline-form" onSubmit={add} aria-label="Add a locale">
-        <Field id="locale-code" label="Locale code" error={codeError} hint="An ISO code such as fr or pt-BR.">
-          <input id="locale-code" list="locale-codes" value={code} onChange={(e) => setCode(e.target.value)} aria-describedby={describedBy('locale-code', true, codeError)} aria-invalid={codeError !== undefined} autoComplete="off" />
+        <Field id="locale-code" label="Locale code" error={codeError} hint="An ISO code such as fr or pt-BR: type to search the list.">
+          <input
+            id="locale-code"
+            list="locale-codes"
+            value={code}
+            onChange={(e) => {
+              setCode(e.target.value);
+              if (!nameTyped) setName(localeDisplayName(e.target.value.trim()));
+            }}
+            aria-describedby={describedBy('locale-code', true, codeError)} aria-invalid={codeError !== undefined}
+            autoComplete="off"
+          />
         </Field>
         <datalist id="locale-codes">
-          {COMMON.filter((c) => !locales.some((l) => l.code === c)).map((c) => (
+          {ISO_LOCALES.filter((c) => !locales.some((l) => l.code === c)).map((c) => (
             <option key={c} value={c}>
-              {nameOf(c)}
+              {localeDisplayName(c) || c}
             </option>
           ))}
         </datalist>
         <Field id="locale-name" label="Display name">
-          <input id="locale-name" value={name} onChange={(e) => setName(e.target.value)} placeholder={code ? nameOf(code) : 'French'} />
+          <input
+            id="locale-name"
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              setNameTyped(e.target.value !== '');
+            }}
+            placeholder="French (fr)"
+          />
         </Field>
         <button type="submit" className="btn btn-primary" disabled={busy || code.trim() === ''}>
           Add locale
