@@ -32,19 +32,24 @@ function hintOf({ attribute }: FieldControlProps): string | undefined {
 
 /**
  * A uid field, with Generate when it has a target field. Empty when the form opened (a new entry),
- * it follows its target as it is typed, as Strapi's uid field does, until it is edited by hand.
+ * it follows its target as the target is typed, as Strapi's uid field does, until it is edited by hand.
  */
 function UidInput({ attribute, value, onChange, siblings, common, label }: FieldControlProps & { readonly common: Record<string, unknown>; readonly label: string }) {
   const source = attribute.targetField ? str(siblings[attribute.targetField]) : '';
   const following = useRef(str(value) === '');
+  // The target as last seen: only a change typed after the form opened moves the slug (opening an
+  // entry whose slug is empty must not change it, nor mark the form unsaved).
+  const seen = useRef(source);
   const change = useRef(onChange);
   change.current = onChange;
   const current = str(value);
   useEffect(() => {
+    if (source === seen.current) return;
+    seen.current = source;
     if (!following.current || !attribute.targetField) return;
     const next = slugify(source);
     if (next !== current) change.current(next);
-    // Only a change of the target moves the slug (the slug's own value is read, not followed).
+    // The slug's own value is read, not followed.
   }, [source, attribute.targetField]);
   return (
     <div className="input-with-button">
