@@ -13,6 +13,8 @@ export interface WriteEnv {
   readonly registry: Registry;
   readonly now: () => string;
   readonly defaultLocale: string;
+  /** The admin user making the write (stored as createdBy/updatedBy); absent for other callers. */
+  readonly author?: number | null;
 }
 
 /** Where a write happens: which version and locale relation inputs resolve against. */

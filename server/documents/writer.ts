@@ -25,6 +25,8 @@ export interface WriteRequest {
   readonly data: unknown;
   readonly query: DocumentQuery;
   readonly access: Access;
+  /** The admin user behind the write (an admin session), stored as createdBy/updatedBy; null otherwise. */
+  readonly author?: number | null;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -84,6 +86,8 @@ async function insertVersion(env: WriteEnv, model: ContentTypeModel, args: { doc
     updatedAt: now,
     publishedAt,
     locale: args.locale,
+    createdBy: env.author ?? null,
+    updatedBy: env.author ?? null,
   });
   await writeRelational(env, model, rowId, validated, { status, locale: args.locale }, resolved);
   return rowId;
@@ -103,7 +107,7 @@ async function updateVersion(env: WriteEnv, model: ContentTypeModel, row: Row, d
   const columns = scalarColumns(model, validated);
   await env.db
     .updateTable(model.table)
-    .set({ ...columns, updatedAt: now, ...(status === 'published' ? { publishedAt } : {}) })
+    .set({ ...columns, updatedAt: now, ...(status === 'published' ? { publishedAt } : {}), ...(env.author != null ? { updatedBy: env.author } : {}) })
     .where('id', '=', Number(row.id))
     .execute();
   await writeRelational(env, model, Number(row.id), validated, { status, locale }, resolved);
@@ -191,8 +195,8 @@ async function respond(deps: DocumentDeps, env: WriteEnv, model: ContentTypeMode
   return entry;
 }
 
-function transaction<T>(deps: DocumentDeps, defaultLocale: string, fn: (env: WriteEnv) => Promise<T>): Promise<T> {
-  return deps.database.db.transaction().execute((trx) => fn(writeEnv(deps, trx, defaultLocale)));
+function transaction<T>(deps: DocumentDeps, defaultLocale: string, fn: (env: WriteEnv) => Promise<T>, author: number | null = null): Promise<T> {
+  return deps.database.db.transaction().execute((trx) => fn({ ...writeEnv(deps, trx, defaultLocale), author }));
 }
 
 /** `POST /api/:plural`: creates a document (draft + published version unless `status=draft`). */
@@ -204,7 +208,7 @@ export async function createDocument(deps: DocumentDeps, model: ContentTypeModel
     let rowId = await insertVersion(env, model, { documentId, locale, data: req.data });
     if (model.draftAndPublish && req.query.status === 'published') rowId = await publishVersion(env, model, documentId, locale);
     return respond(deps, env, model, rowId, req);
-  });
+  }, req.author ?? null);
 }
 
 /** The values a new localization starts from: another locale's non-localized attributes. */
@@ -268,7 +272,7 @@ export async function updateDocument(deps: DocumentDeps, model: ContentTypeModel
     await syncNonLocalized(env, model, rowId);
     if (model.draftAndPublish && req.query.status === 'published') rowId = await publishVersion(env, model, written.documentId, locale);
     return respond(deps, env, model, rowId, req);
-  });
+  }, req.author ?? null);
 }
 
 /** `DELETE`: removes every version of the document in the selected locale(s); nothing to delete is fine. */

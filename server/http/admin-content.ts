@@ -1,4 +1,5 @@
 import express, { type Request } from 'express';
+import { entryAuthors, withRelationStatuses } from '../admin/entry-details.js';
 import { findMany, findOne } from '../documents/reader.js';
 import {
   actionLocale,
@@ -68,7 +69,9 @@ export function contentManagerRoutes(services: Services): express.Router {
     const statuses = await documentStatuses(deps.database.db, model, [documentId]);
     const [out] = withStatus(model, [entry], statuses);
     if (!out) throw notFound();
-    return out;
+    // Only the admin API names who created and changed an entry (Strapi's REST never does).
+    const authors = await entryAuthors(deps.database.db, model, Number(entry.id));
+    return { ...(await withRelationStatuses(deps.database.db, deps.registry, model, out)), ...authors };
   }
 
   router.get('/content-manager/:uid/documents', async (req, res) => {

@@ -134,11 +134,13 @@ export function contentApi(services: Services) {
     const data = await bodyData(req);
     checkInput(data, model, deps.registry, env.canRead);
     const query = single ? lenientQuery(raw, model, env) : buildQuery(raw, model, env, checkParams(raw, false));
+    // Writes made with an admin session record who made them (createdBy/updatedBy), as Strapi's admin does.
+    const author = caller.kind === 'admin' ? caller.id : null;
     if (method === 'POST') {
-      sendJson(res, 201, { data: shape(await createDocument(deps, model, { data, query, access })), meta: {} });
+      sendJson(res, 201, { data: shape(await createDocument(deps, model, { data, query, access, author })), meta: {} });
       return;
     }
-    const entry = await updateDocument(deps, model, documentId, { data, query, access });
+    const entry = await updateDocument(deps, model, documentId, { data, query, access, author });
     if (!entry) throw notFoundError();
     sendJson(res, 200, { data: shape(entry), meta: {} });
   };

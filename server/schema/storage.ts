@@ -77,6 +77,9 @@ export function tablesFor(model: Model, registry: Registry): TablePlan[] {
         sys('updatedAt', 'text', true),
         sys('publishedAt', 'text'),
         sys('locale', 'text'),
+        // The admin who created / last changed the row (Strapi's created_by_id, updated_by_id); null for other writers.
+        sys('createdBy', 'integer'),
+        sys('updatedBy', 'integer'),
       ],
       indexes: [{ name: `${model.table}_lookup_idx`, columns: ['documentId', 'locale', 'publishedAt'] }, ...declaredIndexes(model)],
       declaredPrefix: declaredPrefixOf(model.table),
