@@ -136,6 +136,9 @@ export function openSqlite(file: string, options: { nativeBinding?: string } = {
         // Statistics are an optimisation: a database that cannot take them now closes anyway.
       }
       await db.destroy();
+      // Kysely's driver closes the file only if a query ever ran through it: one opened and never
+      // queried would stay open (its -wal and -shm files left beside it).
+      if (raw.open) raw.close();
     },
   };
 }
