@@ -1,14 +1,8 @@
 import { resolveConfig } from '../config.js';
-import { AppError } from '../errors/app-error.js';
 import { only, required, text, UsageError, type Io, type Parsed } from '../cli-args.js';
 import type { StorageProvider } from '../uploads/storage-provider.js';
 import { exportStrapiArchive } from './export.js';
 import { importStrapiArchive } from './import.js';
-
-/** Strapi archives live in SQLite data dirs for now: a PostgreSQL target is refused by name. */
-function refusePostgres(databaseUrl: string | null, what: string): void {
-  if (databaseUrl) throw new AppError('NotImplementedError', `${what} works on SQLite data dirs only (DATABASE_URL is set)`);
-}
 
 /**
  * `hearth import --from-strapi FILE [--key KEY] [--data DIR] [--schemas DIR] [--force]`: stages
@@ -18,7 +12,6 @@ export async function strapiImportCommand(parsed: Parsed, io: Io, mediaProvider:
   only(parsed, ['from-strapi', 'key', 'data', 'schemas', 'force']);
   const file = required(parsed, 'from-strapi');
   const config = resolveConfig({ data: text(parsed, 'data'), schemas: text(parsed, 'schemas') });
-  refusePostgres(config.databaseUrl, 'import --from-strapi');
   const provider = await mediaProvider();
   try {
     const summary = await importStrapiArchive({
@@ -28,6 +21,7 @@ export async function strapiImportCommand(parsed: Parsed, io: Io, mediaProvider:
       schemasDir: text(parsed, 'schemas') === undefined ? null : config.schemasDir,
       force: parsed.flags.get('force') === true,
       mediaProvider: provider,
+      databaseUrl: config.databaseUrl,
       progress: (m) => io.err(`${m}\n`),
     });
     io.err(`imported ${summary.entities} entities, ${summary.links} links and ${summary.assets} assets from ${file} into ${config.dataDir}\n`);
@@ -56,8 +50,7 @@ export async function strapiExportCommand(parsed: Parsed, io: Io): Promise<numbe
   const key = text(parsed, 'key') ?? null;
   const file = archiveName(required(parsed, 'file'), key !== null);
   const config = resolveConfig({ data: text(parsed, 'data'), schemas: text(parsed, 'schemas') });
-  refusePostgres(config.databaseUrl, 'export --format strapi');
-  const summary = await exportStrapiArchive({ dataDir: config.dataDir, schemasDir: text(parsed, 'schemas') ?? null, file, key, progress: (m) => io.err(`${m}\n`) });
+  const summary = await exportStrapiArchive({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schemasDir: text(parsed, 'schemas') ?? null, file, key, progress: (m) => io.err(`${m}\n`) });
   io.err(`exported ${summary.entities} entities, ${summary.links} links and ${summary.assets} assets to ${file}\n`);
   return 0;
 }

@@ -29,6 +29,8 @@ export const STRAPI_ARCHIVE_VERSION = '5.54.0';
 /** What `hearth export --format strapi` is asked to do. */
 export interface StrapiExportOptions {
   readonly dataDir: string;
+  /** DATABASE_URL: the content is read from this PostgreSQL database. */
+  readonly databaseUrl?: string | null;
   readonly schemasDir: string | null;
   /** `.tar`, `.tar.gz`, or `.tar.gz.enc` with `key`. */
   readonly file: string;
@@ -203,7 +205,7 @@ async function pack(stageDir: string, members: readonly string[], file: string, 
 export async function exportStrapiArchive(options: StrapiExportOptions): Promise<StrapiExportSummary> {
   const now = (options.now ?? (() => new Date()))();
   const file = resolve(options.file);
-  const dir = await openDataDir(resolve(options.dataDir));
+  const dir = await openDataDir(resolve(options.dataDir), { databaseUrl: options.databaseUrl ?? null });
   const stageDir = await mkdtemp(join(dirname(file), `.${basename(file)}.stage-`));
   try {
     const root = options.schemasDir ?? (await getMeta(dir.database.db, 'last_schemas_dir')) ?? join(dir.path, 'schema');

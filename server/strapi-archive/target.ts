@@ -1,6 +1,7 @@
 import { access, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Db } from '../db/database.js';
+import type { Database, Db } from '../db/database.js';
+import { openPostgres } from '../db/postgres.js';
 import { openSqlite } from '../db/sqlite.js';
 
 /**
@@ -14,28 +15,26 @@ const KEPT_TABLES = ['hearth_admin_users', 'hearth_api_tokens'] as const;
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 
-/** Rows of content in an existing data dir (documents of every synced type, files, end users): a non-zero count needs --force. */
-export async function contentRows(dataDir: string): Promise<number> {
+/** The replaced data dir's database: its PostgreSQL database (DATABASE_URL), its SQLite file, or null when it has none. */
+export async function openTarget(dataDir: string, databaseUrl: string | null): Promise<Database | null> {
+  if (databaseUrl) return openPostgres(databaseUrl);
   const file = join(dataDir, 'hearth.db');
-  // A folder holding other things than a data dir is replaced whole: count it as content.
-  if (!(await exists(file))) return Number.POSITIVE_INFINITY;
-  const database = openSqlite(file);
-  try {
-    const { db } = database;
-    const tables = await db.introspection.getTables();
-    const names = new Set(tables.map((t) => t.name));
-    if (!names.has('hearth_models')) return 0;
-    const models = await db.selectFrom('hearth_models').select('table_name').execute();
-    let rows = 0;
-    for (const table of [...models.map((m) => String(m.table_name)), 'hearth_files', 'up_users']) {
-      if (!names.has(table)) continue;
-      const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-      rows += Number(row?.n ?? 0);
-    }
-    return rows;
-  } finally {
-    await database.close();
+  return (await exists(file)) ? openSqlite(file) : null;
+}
+
+/** Rows of content in the replaced database (documents of every synced type, files, end users): a non-zero count needs --force. */
+export async function contentRows(database: Database): Promise<number> {
+  const { db } = database;
+  const names = new Set((await db.introspection.getTables()).map((t) => t.name));
+  if (!names.has('hearth_models')) return 0;
+  const models = await db.selectFrom('hearth_models').select('table_name').execute();
+  let rows = 0;
+  for (const table of [...models.map((m) => String(m.table_name)), 'hearth_files', 'up_users']) {
+    if (!names.has(table)) continue;
+    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    rows += Number(row?.n ?? 0);
   }
+  return rows;
 }
 
 /** Copies secrets.json into the staged data dir (before it is opened, so no new secrets are made). */
@@ -43,23 +42,16 @@ export async function keepSecrets(from: string, to: string): Promise<void> {
   if (await exists(join(from, 'secrets.json'))) await copyFile(join(from, 'secrets.json'), join(to, 'secrets.json'));
 }
 
-/** Copies the kept tables' rows from the replaced data dir's database into the staged one. */
-export async function keepAdminRows(fromDir: string, into: Db): Promise<number> {
-  const file = join(fromDir, 'hearth.db');
-  if (!(await exists(file))) return 0;
-  const database = openSqlite(file);
+/** Copies the kept tables' rows from the replaced database into the staged one. */
+export async function keepAdminRows(from: Database, into: Db): Promise<number> {
+  const names = new Set((await from.db.introspection.getTables()).map((t) => t.name));
   let rows = 0;
-  try {
-    const names = new Set((await database.db.introspection.getTables()).map((t) => t.name));
-    for (const table of KEPT_TABLES) {
-      if (!names.has(table)) continue;
-      for (const row of await database.db.selectFrom(table).selectAll().orderBy('id').execute()) {
-        await into.insertInto(table).values(row).execute();
-        rows++;
-      }
+  for (const table of KEPT_TABLES) {
+    if (!names.has(table)) continue;
+    for (const row of await from.db.selectFrom(table).selectAll().orderBy('id').execute()) {
+      await into.insertInto(table).values({ ...row, id: Number(row.id) }).execute();
+      rows++;
     }
-  } finally {
-    await database.close();
   }
   return rows;
 }
