@@ -197,3 +197,37 @@ describe('10. unsaved changes are not lost without a word', () => {
     expect(e2e.problems).toEqual([]);
   });
 });
+
+/** The sum of the RGB channels of an element's computed background (dark: small). */
+interface Styled {
+  readonly ownerDocument: { readonly defaultView: { getComputedStyle(el: unknown): { readonly backgroundColor: string } } | null };
+}
+const backgroundSum = (el: Styled): number =>
+  (el.ownerDocument.defaultView?.getComputedStyle(el).backgroundColor.match(/\d+/g) ?? []).slice(0, 3).reduce((sum, n) => sum + Number(n), 0);
+
+describe('10. the leave dialog in the dark scheme', () => {
+  let e2e: E2E;
+  beforeAll(async () => {
+    e2e = await startE2E({ colorScheme: 'dark' });
+    await registerOwner(e2e.server);
+    await loginAsOwner(e2e.page);
+  });
+  afterAll(async () => {
+    await e2e?.close();
+  });
+  captureFailures(() => e2e);
+
+  it('uses the dark palette, as the other dialogs do', async () => {
+    const { page } = e2e;
+    const builder = new BuilderPage(page);
+    const guard = new LeaveDialog(page);
+    await builder.open();
+    await builder.newComponent('Banner', 'shared');
+    await new AppNav(page).go('Media library');
+    await guard.shown();
+    expect(await guard.dialog().evaluate(backgroundSum)).toBeLessThan(150);
+    await screenshot(page, 'dark-unsaved-changes-dialog');
+    await guard.stay();
+    expect(e2e.problems).toEqual([]);
+  });
+});
