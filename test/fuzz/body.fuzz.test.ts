@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { answerOf, breach, createFingerprint, fuzzOptions } from './checks.js';
+import { answerOf, breach, createFingerprint, fuzzOptions, FUZZ_TIMEOUT_MS } from './checks.js';
 import { hostileBody, type HostileBody } from './hostile-body.js';
 import { hostileQuery } from './hostile-query.js';
 import { seedFixture, type Seeded } from './seed.js';
@@ -59,7 +59,7 @@ const query = fc.oneof(
 
 const auth = fc.constantFrom('full', 'full', 'full', 'full', 'full', 'read', 'none');
 
-describe('fuzzing content-API writes with hostile bodies', () => {
+describe('fuzzing content-API writes with hostile bodies', { timeout: FUZZ_TIMEOUT_MS }, () => {
   it('answers with JSON and the error envelope, never a 5xx, and rejected writes change nothing', async () => {
     await fc.assert(
       fc.asyncProperty(writes(), query, auth, async ({ method, path, body }, q, who) => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { answerOf, breach, createFingerprint, fuzzOptions } from './checks.js';
+import { answerOf, breach, createFingerprint, fuzzOptions, FUZZ_TIMEOUT_MS } from './checks.js';
 import { hostileQuery } from './hostile-query.js';
 import { seedFixture, type Seeded } from './seed.js';
 
@@ -39,7 +39,7 @@ const route = fc.oneof(
 const auth = fc.constantFrom('full', 'full', 'full', 'full', 'read', 'none', 'forged');
 const tokenOf = (who: string): string | undefined => (who === 'full' ? seeded.token : who === 'read' ? seeded.readOnly : who === 'forged' ? 'x'.repeat(64) : undefined);
 
-describe('fuzzing the content API with hostile query strings', () => {
+describe('fuzzing the content API with hostile query strings', { timeout: FUZZ_TIMEOUT_MS }, () => {
   it('reads answer with JSON and the error envelope, never a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(route, hostileQuery, auth, fc.boolean(), async (path, query, who, v4) => {

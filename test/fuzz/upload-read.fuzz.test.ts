@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { answerOf, breach, fuzzOptions } from './checks.js';
+import { answerOf, breach, fuzzOptions, FUZZ_TIMEOUT_MS } from './checks.js';
 import { hostileQuery } from './hostile-query.js';
 import { seedFixture, type Seeded } from './seed.js';
 
@@ -29,7 +29,7 @@ const route = fc.oneof(
 
 const auth = fc.constantFrom('full', 'full', 'full', 'read', 'none');
 
-describe('fuzzing the upload API read routes with hostile query strings', () => {
+describe('fuzzing the upload API read routes with hostile query strings', { timeout: FUZZ_TIMEOUT_MS }, () => {
   it('answers with JSON and the error envelope, never a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(route, hostileQuery, auth, async (path, query, who) => {
