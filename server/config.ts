@@ -25,8 +25,11 @@ export interface S3Config {
 export interface UsersConfig {
   /** `refresh`: short access tokens plus refresh sessions (Strapi 5's new projects); `legacy-support`: one 30-day JWT. */
   readonly jwtManagement: 'refresh' | 'legacy-support';
-  /** `POST /api/auth/local/register` is open (Strapi's advanced setting `allow_register`). */
-  readonly registerEnabled: boolean;
+  /**
+   * UP_REGISTER_ENABLED: `POST /api/auth/local/register` is open or closed, winning over the admin's
+   * choice in Users & permissions (Strapi's advanced setting `allow_register`); null when unset.
+   */
+  readonly registerEnabled: boolean | null;
   /** Lifetimes in seconds: access token, idle refresh token, whole session. */
   readonly accessTokenLifespan: number;
   readonly idleRefreshTokenLifespan: number;
@@ -128,7 +131,7 @@ function usersConfig(env: NodeJS.ProcessEnv): UsersConfig {
   if (mode !== 'refresh' && mode !== 'legacy-support') throw new ConfigError(`UP_JWT_MANAGEMENT must be refresh or legacy-support (got "${mode}")`);
   return {
     jwtManagement: mode,
-    registerEnabled: flag('UP_REGISTER_ENABLED', env.UP_REGISTER_ENABLED, true),
+    registerEnabled: env.UP_REGISTER_ENABLED === undefined || env.UP_REGISTER_ENABLED === '' ? null : flag('UP_REGISTER_ENABLED', env.UP_REGISTER_ENABLED, true),
     accessTokenLifespan: integer('UP_SESSIONS_ACCESS_TTL', env.UP_SESSIONS_ACCESS_TTL, UP_ACCESS_TOKEN_LIFESPAN_S, 1),
     idleRefreshTokenLifespan: integer('UP_SESSIONS_IDLE_REFRESH_TTL', env.UP_SESSIONS_IDLE_REFRESH_TTL, UP_IDLE_REFRESH_LIFESPAN_S, 1),
     maxRefreshTokenLifespan: integer('UP_SESSIONS_MAX_REFRESH_TTL', env.UP_SESSIONS_MAX_REFRESH_TTL, UP_MAX_REFRESH_LIFESPAN_S, 1),

@@ -22,7 +22,8 @@ const detail = (role: Role & { permissions: string[] }) => ({
 
 /**
  * The admin API's "Roles and permissions" routes (docs/admin-api.md), to be mounted under
- * `/admin/api` after the admin-session check: `/permissions/actions`, `/roles`, `/roles/:id`.
+ * `/admin/api` after the admin-session check: `/permissions/actions`, `/roles`, `/roles/:id`, and
+ * the users-permissions settings `/users-permissions/settings` (registration, default role).
  */
 export function adminRoles(services: Services): express.Router {
   const router = express.Router();
@@ -51,6 +52,14 @@ export function adminRoles(services: Services): express.Router {
 
   router.delete('/roles/:id', async (req, res) => {
     sendJson(res, 200, { data: detail(await roles.remove(pathId(req))) });
+  });
+
+  router.get('/users-permissions/settings', async (_req, res) => {
+    sendJson(res, 200, { data: await services.users.settings.get() });
+  });
+
+  router.put('/users-permissions/settings', async (req, res) => {
+    sendJson(res, 200, { data: await services.users.settings.update(await readBody(req)) });
   });
 
   return router;

@@ -1,11 +1,10 @@
-import type { UsersConfig } from '../config.js';
 import type { Access } from '../documents/context.js';
 import type { Row } from '../db/database.js';
 import { applicationError, validationError } from '../errors/app-error.js';
 import { plainNode } from '../query/populate.js';
 import type { AccountService } from './accounts.js';
+import type { AdvancedSettingsService } from './advanced-settings.js';
 import { checkBody } from './auth-input.js';
-import type { RoleService } from './roles.js';
 import { deviceIdOf, type ClientInfo, type IssuedTokens, type SessionFlows } from './session-flows.js';
 import type { UserIdentity } from './strategy.js';
 import { PLAIN_USER_QUERY } from './user-query.js';
@@ -32,7 +31,7 @@ const WITH_ROLE = { ...PLAIN_USER_QUERY, populate: new Map([['role', plainNode('
  * message: local login, registration, password change and reset, and the e-mail routes as far as
  * they go without an e-mail provider (nothing is ever sent).
  */
-export function createAuthFlows(deps: { config: UsersConfig; accounts: AccountService; roles: RoleService; sessions: SessionFlows }) {
+export function createAuthFlows(deps: { settings: AdvancedSettingsService; accounts: AccountService; sessions: SessionFlows }) {
   const { accounts, sessions } = deps;
   let dummyHash: Promise<string> | null = null;
 
@@ -61,15 +60,15 @@ export function createAuthFlows(deps: { config: UsersConfig; accounts: AccountSe
       return answer(row, await sessions.issue(Number(row.id), client), req.access);
     },
 
-    /** `POST /api/auth/local/register`: a confirmed account with the default role. */
+    /** `POST /api/auth/local/register`: a confirmed account with the default role (both as the advanced settings say). */
     async register(req: AuthRequest): Promise<AuthAnswer> {
-      if (!deps.config.registerEnabled) throw applicationError('Register action is currently disabled');
+      const settings = await deps.settings.get();
+      if (!settings.allowRegister) throw applicationError('Register action is currently disabled');
       const body = isRecord(req.body) ? req.body : {};
       const invalid = Object.keys(body).filter((k) => !REGISTER_KEYS.includes(k));
       if (invalid.length > 0) throw validationError(`Invalid parameters: ${invalid.join(', ')}`);
       const { email, username, password } = await checkBody('register', body);
-      const role = await deps.roles.byType('authenticated');
-      if (!role) throw applicationError('Impossible to find the default role');
+      const role = await deps.settings.defaultRole().catch(() => Promise.reject(applicationError('Impossible to find the default role')));
       if (await accounts.isTaken(email, username)) throw applicationError('Email or Username are already taken');
       const row = await accounts.create({ email, username, password, roleId: role.id });
       const tokens = await sessions.issue(Number(row.id), { userAgent: req.userAgent });

@@ -5,10 +5,10 @@ import { AppError, applicationError, notFound, validationError } from '../errors
 import { yupDetails } from '../errors/yup-details.js';
 import { plainNode } from '../query/populate.js';
 import type { AccountService } from './accounts.js';
+import type { AdvancedSettingsService } from './advanced-settings.js';
 import { ROLES_TABLE, USER_ROLE_LINK_TABLE, USERS_TABLE } from './models.js';
 import { hashPassword } from './passwords.js';
 import { withoutPasswordValues } from './redact.js';
-import type { RoleService } from './roles.js';
 import type { SessionManager } from './sessions.js';
 import { deleteUserChildren, prepareExtras } from './user-extras.js';
 import { PLAIN_USER_QUERY } from './user-query.js';
@@ -74,11 +74,8 @@ async function check(schema: yup.AnySchema, body: unknown): Promise<Record<strin
   return value;
 }
 
-/** The role a user created without one gets: Strapi's `advanced.default_role`. */
-const DEFAULT_ROLE_TYPE = 'authenticated';
-
-export function createUserAdmin(deps: { db: Db; accounts: AccountService; roles: RoleService; sessions: SessionManager; now: () => Date; documents: () => DocumentDeps }) {
-  const { db, accounts, roles } = deps;
+export function createUserAdmin(deps: { db: Db; accounts: AccountService; settings: AdvancedSettingsService; sessions: SessionManager; now: () => Date; documents: () => DocumentDeps }) {
+  const { db, accounts } = deps;
 
   /** The role id a body names (a numeric id or documentId, or the first `connect` entry), checked to exist. */
   async function roleIdOf(input: unknown): Promise<number | null> {
@@ -115,8 +112,8 @@ export function createUserAdmin(deps: { db: Db; accounts: AccountService; roles:
       const email = String(input.email);
       if (await taken('username', String(input.username), null)) throw applicationError('Username already taken');
       if (await taken('email', email, null)) throw applicationError('Email already taken');
-      const roleId = (await roleIdOf(input.role)) ?? (await roles.byType(DEFAULT_ROLE_TYPE))?.id;
-      if (roleId === undefined) throw new AppError('InternalServerError', 'the default role is missing');
+      // The role a user created without one gets: Strapi's `advanced.default_role`.
+      const roleId = (await roleIdOf(input.role)) ?? (await deps.settings.defaultRole()).id;
       const fields = writable(input);
       const extras = await prepareExtras({ documents: deps.documents(), db, body: input });
       const row = await accounts.create({

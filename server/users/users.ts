@@ -5,6 +5,7 @@ import type { DocumentDeps } from '../documents/context.js';
 import type { Registry } from '../schema/registry.js';
 import type { Logger } from '../services.js';
 import { createAccountService } from './accounts.js';
+import { createAdvancedSettings } from './advanced-settings.js';
 import { createAuthFlows } from './auth-flows.js';
 import { createRoleService } from './roles.js';
 import { createSessionFlows } from './session-flows.js';
@@ -35,10 +36,11 @@ export function createUsers(deps: UsersDeps) {
   const accounts = createAccountService({ db, documents: deps.documents, now });
   const roles = createRoleService({ db, permissions: deps.permissions, now, registry: deps.registry });
   const sessionFlows = createSessionFlows({ config, tokens, sessions, now, log: deps.log });
-  const auth = createAuthFlows({ config, accounts, roles, sessions: sessionFlows });
+  const settings = createAdvancedSettings({ db, config, roles });
+  const auth = createAuthFlows({ settings, accounts, sessions: sessionFlows });
   const jwt = userJwtStrategy({ config, tokens, sessions, accounts, roles, permissions: deps.permissions });
-  const admin = createUserAdmin({ db, accounts, roles, sessions, now, documents: deps.documents });
-  return { config, tokens, sessions, accounts, roles, sessionFlows, auth, admin, strategy: jwt.strategy, identify: jwt.identify };
+  const admin = createUserAdmin({ db, accounts, settings, sessions, now, documents: deps.documents });
+  return { config, settings, tokens, sessions, accounts, roles, sessionFlows, auth, admin, strategy: jwt.strategy, identify: jwt.identify };
 }
 
 /** Users & permissions as the HTTP layer sees it. */

@@ -53,10 +53,10 @@ describe('device names', () => {
 describe('configuration', () => {
   const users = (env: NodeJS.ProcessEnv) => resolveConfig({ data: '/tmp/x' }, env).users;
 
-  it('defaults to refresh mode, registration open, a 10-minute access token and an httpOnly cookie', () => {
+  it('defaults to refresh mode, registration left to the admin setting, a 10-minute access token and an httpOnly cookie', () => {
     expect(users({})).toEqual({
       jwtManagement: 'refresh',
-      registerEnabled: true,
+      registerEnabled: null,
       accessTokenLifespan: 600,
       idleRefreshTokenLifespan: 604800,
       maxRefreshTokenLifespan: 2592000,
