@@ -6,6 +6,7 @@ import { chooseNativeBinding } from './native-binding.js';
 import { dataDirFor, PRODUCT_NAME, userDataDir } from './paths.js';
 import { installShutdown, type SignalSource } from './shutdown.js';
 import { desktopConfig, startWithFallback } from './start-server.js';
+import { createUpdates, updatePolicy, type UpdaterPort } from './updater.js';
 import { openMainWindow } from './window.js';
 
 /** Everything the desktop shell depends on; main.ts passes the real ones. */
@@ -26,6 +27,8 @@ export interface DesktopDeps {
   readonly newSecret: () => string;
   readonly signals: SignalSource;
   readonly log: (message: string) => void;
+  /** electron-updater's `autoUpdater`, read only when updates are on (reading it creates the platform's updater). */
+  readonly updater: () => UpdaterPort;
 }
 
 /** A launched desktop app. */
@@ -105,10 +108,17 @@ export async function launchDesktop(deps: DesktopDeps): Promise<Desktop | null> 
   const dataDir = dataDirFor(deps.env, app.getPath('userData'));
   const launchSecret = deps.newSecret();
   const server = await startDesktopServer(deps, dataDir, launchSecret);
-  const actions = createDesktopActions({ serverUrl: server.url, dataDir, clipboard: deps.electron.clipboard, shell: deps.electron.shell });
+  const updates = createUpdates({
+    policy: updatePolicy({ isPackaged: app.isPackaged, env: deps.env }),
+    updater: deps.updater,
+    dialog: deps.electron.dialog,
+    log: deps.log,
+  });
+  const actions = createDesktopActions({ serverUrl: server.url, dataDir, clipboard: deps.electron.clipboard, shell: deps.electron.shell, updates });
   try {
     const window = wireShell(deps, server, actions, launchSecret);
     deps.log(`${PRODUCT_NAME} listening on ${server.url} (data in ${dataDir})`);
+    void updates.checkOnStart();
     return { server, dataDir, launchSecret, actions, window };
   } catch (err) {
     await server.close();

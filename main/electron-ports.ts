@@ -77,9 +77,22 @@ export interface ClipboardPort {
   writeText(text: string): void;
 }
 
+/** The options of a message box the shell shows (a subset of Electron's MessageBoxOptions). */
+export interface MessageBoxPort {
+  type: 'none' | 'info' | 'error' | 'question' | 'warning';
+  title: string;
+  message: string;
+  detail?: string;
+  buttons: string[];
+  defaultId?: number;
+  cancelId?: number;
+}
+
 /** The parts of `dialog` the shell uses. */
 export interface DialogPort {
   showErrorBox(title: string, content: string): void;
+  /** Resolves with the index of the button clicked (or cancelId when the box is dismissed). */
+  showMessageBox(options: MessageBoxPort): Promise<{ readonly response: number }>;
 }
 
 /** Everything the shell takes from the `electron` module. */

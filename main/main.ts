@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, shell } from 'electron';
+// A CommonJS package whose `autoUpdater` is a getter that creates the platform's updater: read it lazily.
+import electronUpdater from 'electron-updater';
 import { startServer } from '../server/index.js';
 import { runDesktop, type Desktop } from './desktop.js';
 import { PREFERRED_PORT } from './start-server.js';
@@ -24,4 +26,5 @@ export const desktop: Promise<Desktop | null> = runDesktop({
   newSecret: () => randomBytes(LAUNCH_SECRET_BYTES).toString('base64url'),
   signals: process,
   log: (message) => process.stderr.write(`${message}\n`),
+  updater: () => electronUpdater.autoUpdater,
 });

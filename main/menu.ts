@@ -1,6 +1,7 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { ClipboardPort, ShellPort } from './electron-ports.js';
 import { adminUrl, apiUrl } from './paths.js';
+import type { Updates } from './updater.js';
 
 /** The desktop's own commands, shared by the menu and the preload bridge. */
 export interface DesktopActions {
@@ -10,6 +11,8 @@ export interface DesktopActions {
   openDataFolder(): Promise<void>;
   /** Opens the admin UI in the system browser. */
   openInBrowser(): Promise<void>;
+  /** "Check for Updates…": looks for a newer release and says what it found (or why updates are off). */
+  checkForUpdates(): Promise<void>;
 }
 
 /** What the actions act on. */
@@ -18,6 +21,7 @@ export interface ActionDeps {
   readonly dataDir: string;
   readonly clipboard: ClipboardPort;
   readonly shell: ShellPort;
+  readonly updates: Pick<Updates, 'checkNow'>;
 }
 
 /** The desktop's commands bound to this server and data folder. */
@@ -29,10 +33,11 @@ export function createDesktopActions(deps: ActionDeps): DesktopActions {
       if (failure !== '') throw new Error(`cannot open ${deps.dataDir}: ${failure}`);
     },
     openInBrowser: () => deps.shell.openExternal(adminUrl(deps.serverUrl)),
+    checkForUpdates: () => deps.updates.checkNow(),
   };
 }
 
-/** The application menu: Hearth's commands under File, then the standard Edit, View and Window menus. */
+/** The application menu: Hearth's commands under File, the standard Edit, View and Window menus, then Help with the update check. */
 export function buildMenuTemplate(actions: DesktopActions, platform: NodeJS.Platform, log: (message: string) => void): MenuItemConstructorOptions[] {
   const isMac = platform === 'darwin';
   const report = (promise: Promise<void>) => promise.catch((err: unknown) => log(err instanceof Error ? err.message : String(err)));
@@ -46,6 +51,10 @@ export function buildMenuTemplate(actions: DesktopActions, platform: NodeJS.Plat
       isMac ? { role: 'close' } : { role: 'quit' },
     ],
   };
+  const help: MenuItemConstructorOptions = {
+    role: 'help',
+    submenu: [{ label: 'Check for Updates…', click: () => void report(actions.checkForUpdates()) }],
+  };
   const appMenu: MenuItemConstructorOptions[] = isMac ? [{ role: 'appMenu' }] : [];
-  return [...appMenu, file, { role: 'editMenu' }, { role: 'viewMenu' }, { role: 'windowMenu' }];
+  return [...appMenu, file, { role: 'editMenu' }, { role: 'viewMenu' }, { role: 'windowMenu' }, help];
 }

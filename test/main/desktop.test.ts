@@ -3,22 +3,25 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer, type StartOptions } from '../../server/index.js';
 import { CHANNELS } from '../../main/channels.js';
 import { launchDesktop, runDesktop, type Desktop, type DesktopDeps } from '../../main/desktop.js';
 import { clickMenuItem, createFakeElectron, menuItems, type FakeElectron } from './fake-electron.js';
+import { createUpdaterSource } from './fake-updater.js';
 
 const PRELOAD = '/opt/hearth/dist/main/preload.cjs';
 
 let appData: string;
 let fake: FakeElectron;
+let updates: ReturnType<typeof createUpdaterSource>;
 let launched: Desktop | null = null;
 const logs: string[] = [];
 
 beforeEach(async () => {
   appData = await mkdtemp(join(tmpdir(), 'hearth-main-desktop-'));
   fake = createFakeElectron();
+  updates = createUpdaterSource();
   fake.app.paths.set('appData', appData);
   logs.length = 0;
 });
@@ -43,6 +46,7 @@ function deps(overrides: Partial<DesktopDeps> = {}): DesktopDeps {
     newSecret: () => 'secret-of-this-launch',
     signals: { once: () => undefined },
     log: (m) => logs.push(m),
+    updater: updates.get,
     ...overrides,
   };
 }
@@ -104,6 +108,52 @@ describe('launch', () => {
     clickMenuItem(template, 'Open data folder');
     expect(fake.clipboardTexts).toEqual([`${desktop.server.url}/api`]);
     expect(fake.openedPaths).toEqual([desktop.dataDir]);
+  });
+});
+
+describe('updates', () => {
+  it('an installed app checks for updates once on start, never installing on quit unasked', async () => {
+    await launch();
+    await updates.updater.checked(1);
+    expect(updates.updater).toMatchObject({ checks: 1, autoDownload: true, autoInstallOnAppQuit: false });
+  });
+
+  it('"Check for Updates…" under Help checks again and says what it found', async () => {
+    await launch();
+    await updates.updater.checked(1);
+    const [template] = fake.menus;
+    if (template === undefined) throw new Error('no menu built');
+    clickMenuItem(template, 'Check for Updates…');
+    const [box] = await fake.messageBoxesShown(1);
+    expect(updates.updater.checks).toBe(2);
+    expect(box).toMatchObject({ message: 'Hearth 0.1.0 is the newest version.', buttons: ['OK'] });
+  });
+
+  it('a downloaded update asks "Restart to update" or "Later"; Restart installs it', async () => {
+    await launch();
+    await updates.updater.checked(1);
+    fake.dialogAnswers.push(0);
+    updates.updater.downloaded({ version: '0.2.0' });
+    const [box] = await fake.messageBoxesShown(1);
+    expect(box).toMatchObject({ message: 'Hearth 0.2.0 is ready to install.', buttons: ['Restart to update', 'Later'], defaultId: 0, cancelId: 1 });
+    await vi.waitFor(() => expect(updates.updater.installs).toBe(1));
+  });
+
+  it.each([
+    ['in development (not packaged)', false, null, 'Updates are off in development'],
+    ['when HEARTH_DATA points elsewhere', true, 'elsewhere', 'Updates are off while HEARTH_DATA is set'],
+  ])('are off %s: no updater is created, and the menu item says why', async (_, isPackaged, dataDir, reason) => {
+    fake.app.isPackaged = isPackaged;
+    fake.app.appPath = appData;
+    const env = dataDir === null ? {} : { HEARTH_DATA: join(appData, dataDir) };
+    await launch({ env, startServer: (o) => startServer({ ...o, nativeBinding: undefined }), exists: () => true });
+    const [template] = fake.menus;
+    if (template === undefined) throw new Error('no menu built');
+    clickMenuItem(template, 'Check for Updates…');
+    const [box] = await fake.messageBoxesShown(1);
+    expect(box).toMatchObject({ message: 'Updates are off for this copy.' });
+    expect(box?.detail).toContain(reason);
+    expect(updates.taken).toBe(0);
   });
 });
 

@@ -2,7 +2,7 @@
 // tests pass it where main/ takes Electron, or install it with vi.mock('electron', ...).
 import { EventEmitter } from 'node:events';
 import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions } from 'electron';
-import type { AppPort, InvokeEventPort, NavigationEvent, PreventableEvent, WebContentsPort, WindowPort } from '../../main/electron-ports.js';
+import type { AppPort, InvokeEventPort, MessageBoxPort, NavigationEvent, PreventableEvent, WebContentsPort, WindowPort } from '../../main/electron-ports.js';
 
 /** An event that records whether a listener prevented its default action. */
 export class FakeEvent implements PreventableEvent {
@@ -138,7 +138,11 @@ export function createFakeElectron() {
   const openedPaths: string[] = [];
   const clipboardTexts: string[] = [];
   const errorBoxes: { title: string; content: string }[] = [];
+  const messageBoxes: MessageBoxPort[] = [];
   const shellState = { openPathResult: '' };
+  /** The button each next message box answers with (the user's clicks); when empty, its cancelId (or 0). */
+  const dialogAnswers: number[] = [];
+  const messageBoxWaiters: (() => void)[] = [];
 
   class BrowserWindow extends FakeWindow {
     constructor(options: BrowserWindowConstructorOptions) {
@@ -183,6 +187,11 @@ export function createFakeElectron() {
       showErrorBox(title: string, content: string) {
         errorBoxes.push({ title, content });
       },
+      showMessageBox(options: MessageBoxPort) {
+        messageBoxes.push(options);
+        for (const wake of messageBoxWaiters.splice(0)) wake();
+        return Promise.resolve({ response: dialogAnswers.shift() ?? options.cancelId ?? 0 });
+      },
     },
   };
   return {
@@ -196,7 +205,14 @@ export function createFakeElectron() {
     openedPaths,
     clipboardTexts,
     errorBoxes,
+    messageBoxes,
+    dialogAnswers,
     shellState,
+    /** Resolves once `count` message boxes have been shown. */
+    async messageBoxesShown(count: number): Promise<MessageBoxPort[]> {
+      while (messageBoxes.length < count) await new Promise<void>((wake) => messageBoxWaiters.push(wake));
+      return messageBoxes;
+    },
     /** Calls an IPC handler the way ipcRenderer.invoke from a frame at `frameUrl` would. */
     async invoke(channel: string, frameUrl: string | null): Promise<unknown> {
       const handler = handlers.get(channel);

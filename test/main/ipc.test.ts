@@ -9,7 +9,8 @@ const DATA = '/home/ada/.config/Hearth';
 
 function setUp() {
   const fake = createFakeElectron();
-  const actions = createDesktopActions({ serverUrl: SERVER, dataDir: DATA, clipboard: fake.electron.clipboard, shell: fake.electron.shell });
+  const updates = { checkNow: () => Promise.resolve() };
+  const actions = createDesktopActions({ serverUrl: SERVER, dataDir: DATA, clipboard: fake.electron.clipboard, shell: fake.electron.shell, updates });
   registerIpc({ ipcMain: fake.electron.ipcMain, serverUrl: SERVER, launchSecret: 'per-launch-secret', actions });
   return fake;
 }

@@ -13,6 +13,9 @@ import { clickMenuItem } from './fake-electron.js';
 
 const fake = await vi.hoisted(async () => (await import('./fake-electron.js')).createFakeElectron());
 vi.mock('electron', () => fake.electron);
+// electron-updater's autoUpdater needs a packaged Electron app and the network: a recording fake instead.
+const updater = await vi.hoisted(async () => new (await import('./fake-updater.js')).FakeUpdater());
+vi.mock('electron-updater', () => ({ default: { autoUpdater: updater } }));
 
 /** Holds 127.0.0.1:1337 so the launch must fall back; if another program holds it, that does the same. */
 function holdPreferredPort(): Promise<Server | null> {
@@ -68,6 +71,10 @@ describe('main.ts', () => {
     if (template === undefined) throw new Error('no menu');
     clickMenuItem(template, 'Open in browser');
     expect(fake.externalUrls).toEqual([`${server.url}/admin/`]);
+
+    // The fake app is packaged and HEARTH_DATA is unset: electron-updater's autoUpdater checks once on start.
+    await updater.checked(1);
+    expect(updater).toMatchObject({ checks: 1, autoDownload: true, autoInstallOnAppQuit: false });
 
     fake.app.quit();
     await fake.app.whenQuit();

@@ -5,8 +5,14 @@ import { clickMenuItem, createFakeElectron, menuItems, type FakeElectron } from 
 const SERVER = 'http://127.0.0.1:1337';
 const DATA = '/home/ada/.config/Hearth';
 
-function actionsOf(fake: FakeElectron) {
-  return createDesktopActions({ serverUrl: SERVER, dataDir: DATA, clipboard: fake.electron.clipboard, shell: fake.electron.shell });
+function actionsOf(fake: FakeElectron, checks: string[] = []) {
+  const updates = {
+    checkNow: () => {
+      checks.push('checkNow');
+      return Promise.resolve();
+    },
+  };
+  return createDesktopActions({ serverUrl: SERVER, dataDir: DATA, clipboard: fake.electron.clipboard, shell: fake.electron.shell, updates });
 }
 
 describe('desktop actions', () => {
@@ -55,6 +61,15 @@ describe('application menu', () => {
     expect(fake.externalUrls).toEqual(['http://127.0.0.1:1337/admin/']);
   });
 
+  it('has "Check for Updates…" under Help, which runs the update check', () => {
+    const checks: string[] = [];
+    const template = buildMenuTemplate(actionsOf(createFakeElectron(), checks), 'linux', () => {});
+    const help = template.find((m) => m.role === 'help');
+    expect(Array.isArray(help?.submenu) ? help.submenu.map((i) => i.label) : null).toEqual(['Check for Updates…']);
+    clickMenuItem(template, 'Check for Updates…');
+    expect(checks).toEqual(['checkNow']);
+  });
+
   it('logs a failed menu command instead of leaving a rejection unhandled', async () => {
     const fake = createFakeElectron();
     fake.shellState.openPathResult = 'No application is registered';
@@ -65,9 +80,9 @@ describe('application menu', () => {
   });
 
   it.each([
-    ['linux', ['File', 'editMenu', 'viewMenu', 'windowMenu']],
-    ['win32', ['File', 'editMenu', 'viewMenu', 'windowMenu']],
-    ['darwin', ['appMenu', 'File', 'editMenu', 'viewMenu', 'windowMenu']],
+    ['linux', ['File', 'editMenu', 'viewMenu', 'windowMenu', 'help']],
+    ['win32', ['File', 'editMenu', 'viewMenu', 'windowMenu', 'help']],
+    ['darwin', ['appMenu', 'File', 'editMenu', 'viewMenu', 'windowMenu', 'help']],
   ] as const)('on %s the top level is %j (Edit keeps copy/paste shortcuts working)', (platform, top) => {
     const template = buildMenuTemplate(actionsOf(createFakeElectron()), platform, () => {});
     expect(template.map((m) => m.label ?? m.role)).toEqual(top);
