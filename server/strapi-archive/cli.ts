@@ -45,12 +45,17 @@ export function archiveName(file: string, encrypted: boolean): string {
 }
 
 /** `hearth export --format strapi --file F.tar.gz [--key KEY] [--data DIR]`: an archive `strapi import -f` reads. */
-export async function strapiExportCommand(parsed: Parsed, io: Io): Promise<number> {
+export async function strapiExportCommand(parsed: Parsed, io: Io, mediaProvider: () => Promise<StorageProvider | null>): Promise<number> {
   only(parsed, ['format', 'file', 'key', 'data', 'schemas']);
   const key = text(parsed, 'key') ?? null;
   const file = archiveName(required(parsed, 'file'), key !== null);
   const config = resolveConfig({ data: text(parsed, 'data'), schemas: text(parsed, 'schemas') });
-  const summary = await exportStrapiArchive({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schemasDir: text(parsed, 'schemas') ?? null, file, key, progress: (m) => io.err(`${m}\n`) });
-  io.err(`exported ${summary.entities} entities, ${summary.links} links and ${summary.assets} assets to ${file}\n`);
-  return 0;
+  const provider = await mediaProvider();
+  try {
+    const summary = await exportStrapiArchive({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schemasDir: text(parsed, 'schemas') ?? null, file, key, mediaProvider: provider, progress: (m) => io.err(`${m}\n`) });
+    io.err(`exported ${summary.entities} entities, ${summary.links} links and ${summary.assets} assets to ${file}\n`);
+    return 0;
+  } finally {
+    provider?.close();
+  }
 }

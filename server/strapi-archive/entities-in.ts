@@ -90,8 +90,27 @@ async function writeComponents(db: Db, registry: Registry, model: Model, id: num
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
+/**
+ * A file stored with another provider (S3) whose bytes travel in the archive becomes a local file,
+ * as Strapi's restore uploads assets again; an S3-backed Hearth then moves it into its bucket.
+ */
+function localFile(data: Record<string, unknown>, assets: ReadonlySet<string>): Record<string, unknown> {
+  const name = `${String(data.hash)}${String(data.ext ?? '')}`;
+  if (data.provider === 'local' || !assets.has(name)) return data;
+  const formats = isRecord(data.formats)
+    ? Object.fromEntries(
+        Object.entries(data.formats).map(([type, f]) => {
+          const asset = isRecord(f) ? `${String(f.hash)}${String(f.ext ?? '')}` : '';
+          return [type, isRecord(f) && assets.has(asset) ? { ...f, url: `/uploads/${asset}` } : f];
+        }),
+      )
+    : data.formats;
+  return { ...data, url: `/uploads/${name}`, previewUrl: null, provider: 'local', provider_metadata: null, formats };
+}
+
 /** One entity line into the staged database. */
-async function writeEntity(db: Db, registry: Registry, state: EntityState, type: string, id: number, data: Record<string, unknown>, at: string): Promise<boolean> {
+async function writeEntity(db: Db, registry: Registry, state: EntityState, type: string, id: number, given: Record<string, unknown>, at: string, assets: ReadonlySet<string>): Promise<boolean> {
+  const data = type === FILE_UID ? localFile(given, assets) : given;
   if (type === LOCALE_UID) {
     const code = text(data.code);
     if (code === null) throw strapiArchiveError(`${at}: a locale without a code`);
@@ -125,7 +144,7 @@ async function writeEntity(db: Db, registry: Registry, state: EntityState, type:
  * schemas: every row keeps its id (so links need no mapping), documentId, locale, status and
  * timestamps. An entity of a type the schemas do not declare stops the import with its line.
  */
-export async function importEntities(options: { db: Db; registry: Registry; dir: string; schemaUids: ReadonlySet<string>; progress: (m: string) => void }): Promise<EntityState> {
+export async function importEntities(options: { db: Db; registry: Registry; dir: string; schemaUids: ReadonlySet<string>; assets: ReadonlySet<string>; progress: (m: string) => void }): Promise<EntityState> {
   const { db, registry, dir, schemaUids } = options;
   const state: EntityState = { counts: new Map(), skipped: new Map(), locales: [], permissions: new Map(), roleTypes: new Map() };
   let total = 0;
@@ -134,7 +153,7 @@ export async function importEntities(options: { db: Db; registry: Registry; dir:
     if (typeof type !== 'string' || !isRecord(data)) throw strapiArchiveError(`${at}: an entity needs a type and data`);
     if (!schemaUids.has(type)) throw strapiArchiveError(`${at}: entity of type ${type}, which is not in the archive's schemas`);
     const id = rowId(value.id, at);
-    const kept = await writeEntity(db, registry, state, type, id, data, at);
+    const kept = await writeEntity(db, registry, state, type, id, data, at, options.assets);
     const counts = kept ? state.counts : state.skipped;
     counts.set(type, (counts.get(type) ?? 0) + 1);
     if (++total % 1000 === 0) options.progress(`entities: ${total}`);

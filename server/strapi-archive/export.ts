@@ -1,6 +1,6 @@
 import { createCipheriv } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
@@ -13,6 +13,7 @@ import { loadProject } from '../schema/load.js';
 import { buildRegistry, type Registry } from '../schema/registry.js';
 import { FILE_UID, type ContentTypeModel } from '../schema/types.js';
 import { createLocalProvider } from '../uploads/local-provider.js';
+import type { StorageProvider } from '../uploads/storage-provider.js';
 import { roleModel, userModel } from '../users/models.js';
 import { entityData, localizationsLink, morphLinks, relationLinks } from './entities-out.js';
 import { FOLDER_UID, LOCALE_UID, PERMISSION_UID } from './entities-in.js';
@@ -22,6 +23,9 @@ import { schemaLines } from './schemas-out.js';
 import { KEPT_CONFIGURATION } from './settings-in.js';
 import { strapiKey } from './source.js';
 import { tarStream } from './tar-out.js';
+
+/** An asset's name: a hash and an extension, nothing a path could be made of. */
+const SAFE_ASSET = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 /** The Strapi version the archive says it comes from: the one whose layout it follows. */
 export const STRAPI_ARCHIVE_VERSION = '5.54.0';
@@ -36,6 +40,8 @@ export interface StrapiExportOptions {
   readonly file: string;
   readonly key: string | null;
   readonly progress: (message: string) => void;
+  /** The provider media are stored with (UPLOAD_PROVIDER=s3): files it holds are read through it. */
+  readonly mediaProvider?: StorageProvider | null;
   readonly now?: () => Date;
 }
 
@@ -116,32 +122,50 @@ async function exportPluginRows(ctx: Ctx): Promise<void> {
   }
 }
 
-/** Files: entity lines, their media and folder links, and each stored binary (main and formats) as an asset. */
-async function exportFiles(ctx: Ctx, uploadsDir: string, stageDir: string, assets: string[], progress: (m: string) => void): Promise<void> {
+/** Where the bytes of files come from: the local uploads folder, or the configured provider (S3) read through its URLs. */
+interface MediaSource {
+  readonly uploadsDir: string;
+  readonly provider: StorageProvider | null;
+}
+
+/** The bytes behind a file or format URL, staged at `target`; false when they cannot be had. */
+async function stageBytes(source: MediaSource, provider: unknown, url: unknown, target: string): Promise<boolean> {
+  if (typeof url !== 'string') return false;
+  const local = createLocalProvider({ dir: source.uploadsDir });
+  const localKey = provider === local.name ? local.keyOf(url) : null;
+  if (localKey !== null) return copyFile(join(source.uploadsDir, localKey), target).then(() => true, () => false);
+  const remote = source.provider;
+  const key = remote !== null && provider === remote.name ? remote.keyOf(url) : null;
+  if (remote === null || key === null) return false;
+  const res = await fetch(await remote.readUrl(key));
+  if (!res.ok) return false;
+  await writeFile(target, Buffer.from(await res.arrayBuffer()));
+  return true;
+}
+
+/** Files: entity lines, their media and folder links, and each stored binary (main and formats) as an asset named `<hash><ext>`, as Strapi names them. */
+async function exportFiles(ctx: Ctx, source: MediaSource, stageDir: string, assets: string[], progress: (m: string) => void): Promise<void> {
   const model = fileModel(ctx.registry);
   const rows = await ctx.db.selectFrom(model.table).selectAll().orderBy('id').execute();
-  const local = createLocalProvider({ dir: uploadsDir });
-  const addAsset = async (url: unknown, metadata: Record<string, unknown>) => {
-    const key = typeof url === 'string' ? local.keyOf(url) : null;
-    if (key === null || key.includes('/')) return;
-    if (!(await access(join(uploadsDir, key)).then(() => true, () => false))) {
-      progress(`warning: ${key} is missing from ${uploadsDir}; its asset is left out`);
+  const addAsset = async (provider: unknown, url: unknown, metadata: Record<string, unknown>) => {
+    const name = `${String(metadata.hash)}${String(metadata.ext ?? '')}`;
+    if (!SAFE_ASSET.test(name) || assets.includes(`assets/uploads/${name}`)) return;
+    if (!(await stageBytes(source, provider, url, join(stageDir, 'assets', 'uploads', name)))) {
+      progress(`warning: the bytes of ${name} (${String(url)}) cannot be read; its asset is left out`);
       return;
     }
-    await writeFile(join(stageDir, 'assets', 'metadata', `${key}.json`), JSON.stringify(metadata));
-    await copyFile(join(uploadsDir, key), join(stageDir, 'assets', 'uploads', key));
-    assets.push(`assets/metadata/${key}.json`, `assets/uploads/${key}`);
+    await writeFile(join(stageDir, 'assets', 'metadata', `${name}.json`), JSON.stringify(metadata));
+    assets.push(`assets/metadata/${name}.json`, `assets/uploads/${name}`);
   };
   await mkdir(join(stageDir, 'assets', 'metadata'), { recursive: true });
   await mkdir(join(stageDir, 'assets', 'uploads'), { recursive: true });
   for (const row of rows) {
     const data = await entityData(ctx.db, ctx.registry, model, row);
     await emitEntity(ctx, FILE_UID, Number(row.id), data);
-    if (row.provider !== local.name) continue;
-    await addAsset(row.url, { id: Number(row.id), ...data });
+    await addAsset(row.provider, row.url, { id: Number(row.id), ...data });
     const formats = isRecord(data.formats) ? data.formats : {};
     for (const [type, format] of Object.entries(formats)) {
-      if (isRecord(format)) await addAsset(format.url, { ...format, type, id: Number(row.id), mainHash: row.hash });
+      if (isRecord(format)) await addAsset(row.provider, format.url, { ...format, type, id: Number(row.id), mainHash: row.hash });
     }
   }
   const related = await ctx.db.selectFrom('hearth_files_related').selectAll().orderBy('id').execute();
@@ -216,7 +240,7 @@ export async function exportStrapiArchive(options: StrapiExportOptions): Promise
     members.push(...(await schemas.end()));
     const ctx: Ctx = { db: dir.database.db, registry, entities: stageWriter(stageDir, 'entities'), links: stageWriter(stageDir, 'links'), count: { entities: 0, links: 0 } };
     const assets: string[] = [];
-    await exportFiles(ctx, join(dir.path, 'uploads'), stageDir, assets, options.progress);
+    await exportFiles(ctx, { uploadsDir: join(dir.path, 'uploads'), provider: options.mediaProvider ?? null }, stageDir, assets, options.progress);
     await exportPluginRows(ctx);
     await exportModel(ctx, roleModel(registry));
     await exportModel(ctx, userModel(registry));

@@ -84,7 +84,8 @@ async function buildDataDir(staging: Staging, options: StrapiImportOptions, stor
     const defaultCode = await defaultLocaleOf(tree.dir);
     return await dir.database.db.transaction().execute(async (db) => {
       if (staging.previous !== null) await keepAdminRows(staging.previous, db);
-      const entities = await importEntities({ db, registry, dir: tree.dir, schemaUids, progress });
+      const assetNames = new Set(await readdir(join(tree.dir, 'assets', 'uploads')).catch(() => [] as string[]));
+      const entities = await importEntities({ db, registry, dir: tree.dir, schemaUids, assets: assetNames, progress });
       progress(`entities: ${count(entities.counts)}${entities.skipped.size > 0 ? ` (skipped ${count(entities.skipped)} of ${[...entities.skipped.keys()].join(', ')})` : ''}`);
       const links = await importLinks({ db, registry, dir: tree.dir, entities, schemaUids });
       progress(`links: ${links.written} (${links.skipped} localizations links and links Hearth does not keep left out)`);
