@@ -112,6 +112,11 @@ export const ADMIN_SCRYPT_PARALLELISM = 1;
 export const ADMIN_SCRYPT_KEY_BYTES = 64;
 /** Page size of the content manager and media library lists when none is asked for. */
 export const ADMIN_DEFAULT_PAGE_SIZE = 10;
+/** Page sizes the content manager's list offers (Strapi's 10/20/50/100), and the one a list opens with until a type is set otherwise. */
+export const LIST_VIEW_PAGE_SIZES: readonly number[] = [10, 20, 50, 100];
+export const LIST_VIEW_DEFAULT_PAGE_SIZE = 20;
+/** Most columns a content manager list may be set to show. */
+export const LIST_VIEW_MAX_COLUMNS = 20;
 /** Quiet time after the last change in the schemas folder before it is reloaded. */
 export const SCHEMA_WATCH_DEBOUNCE_MS = 250;
 /** Longest folder name of the media library. */

@@ -16,6 +16,7 @@ import { readListQuery, readOneQuery, type QueryEnv } from '../query/read-query.
 import type { ContentTypeModel } from '../schema/types.js';
 import { documentDeps, type Services } from '../services.js';
 import { fieldError } from './admin-input.js';
+import { listViewRoutes } from './admin-list-view.js';
 import { parseQueryString, rawQuery } from './query-string.js';
 import { sendJson } from './respond.js';
 
@@ -78,7 +79,8 @@ export function contentManagerRoutes(services: Services): express.Router {
     const model = modelOf(req);
     const raw = query(req);
     const listRaw: Raw = { status: 'draft', pagination: { page: raw.page ?? '1', pageSize: raw.pageSize ?? String(ADMIN_DEFAULT_PAGE_SIZE) } };
-    for (const key of ['sort', '_q', 'filters', 'locale']) if (raw[key] !== undefined) listRaw[key] = raw[key];
+    // populate: the list's relation and media columns (the target's main field, a thumbnail).
+    for (const key of ['sort', '_q', 'filters', 'locale', 'populate']) if (raw[key] !== undefined) listRaw[key] = raw[key];
     const deps = documentDeps(services);
     const { query: documentQuery, pagination } = readListQuery(listRaw, model, { ...env(), registry: deps.registry });
     const result = await findMany(deps, model, documentQuery, pagination, ADMIN_ACCESS);
@@ -114,5 +116,6 @@ export function contentManagerRoutes(services: Services): express.Router {
     if (!(await deleteDocumentLocale(deps, model, documentId, locale))) throw notFound();
     sendJson(res, 200, { data: { documentId, locale } });
   });
+  router.use(listViewRoutes(services));
   return router;
 }
