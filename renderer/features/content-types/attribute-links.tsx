@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { MEDIA_KINDS, RELATION_KINDS, type RelationKind } from '../../api/schema';
 import { Field } from '../../components/field';
 import { relationLabel } from './attribute-kinds';
 import { CommonFlags, type OptionProps } from './attribute-options';
+import { NewComponentForm } from './new-component-form';
 import { Check, NumberInput } from './option-controls';
 import { editableTypes, useSchemas } from './schemas-context';
 
@@ -84,9 +86,10 @@ function CountLimits({ attribute, patch }: Pick<OptionProps, 'attribute' | 'patc
 /** Component: which component, single or repeatable, and entry limits. */
 export function ComponentOptions({ attribute, patch, localizedType }: OptionProps) {
   const { components } = useSchemas();
+  const [creating, setCreating] = useState(components.length === 0);
   return (
     <div className="stack">
-      <Field id="attr-component" label="Component" required hint={components.length === 0 ? 'Create a component first, from the builder home.' : undefined}>
+      <Field id="attr-component" label="Component" required hint={components.length === 0 ? 'No component yet: create one here.' : undefined}>
         <select id="attr-component" value={attribute.component ?? ''} onChange={(e) => patch({ component: e.target.value || undefined })}>
           <option value="">Choose a component…</option>
           {components.map((c) => (
@@ -96,6 +99,7 @@ export function ComponentOptions({ attribute, patch, localizedType }: OptionProp
           ))}
         </select>
       </Field>
+      <CreateComponent open={creating} setOpen={setCreating} onCreated={(uid) => patch({ component: uid })} />
       <Check id="attr-repeatable" label="Repeatable (a list of entries)" checked={attribute.repeatable === true} onChange={(v) => patch({ repeatable: v })} />
       {attribute.repeatable ? <CountLimits attribute={attribute} patch={patch} /> : null}
       <CommonFlags attribute={attribute} patch={patch} localizedType={localizedType} />
@@ -108,17 +112,39 @@ export function DynamicZoneOptions({ attribute, patch, localizedType }: OptionPr
   const { components } = useSchemas();
   const chosen = attribute.components ?? [];
   const toggle = (uid: string, on: boolean) => patch({ components: on ? [...chosen.filter((c) => c !== uid), uid] : chosen.filter((c) => c !== uid) });
+  const [creating, setCreating] = useState(components.length === 0);
   return (
     <div className="stack">
       <fieldset className="checks">
         <legend className="field-label">Components allowed</legend>
-        {components.length === 0 ? <p className="field-hint">Create a component first, from the builder home.</p> : null}
+        {components.length === 0 ? <p className="field-hint">No component yet: create one here.</p> : null}
         {components.map((c) => (
           <Check key={c.uid} id={`attr-dz-${c.uid}`} label={`${c.schema.info.displayName} (${c.uid})`} checked={chosen.includes(c.uid)} onChange={(on) => toggle(c.uid, on)} />
         ))}
       </fieldset>
+      <CreateComponent open={creating} setOpen={setCreating} onCreated={(uid) => toggle(uid, true)} />
       <CountLimits attribute={attribute} patch={patch} />
       <CommonFlags attribute={attribute} patch={patch} localizedType={localizedType} />
     </div>
+  );
+}
+
+/** The "Create a new component" button, or its inline form; a created component is selected. */
+function CreateComponent({ open, setOpen, onCreated }: { readonly open: boolean; readonly setOpen: (open: boolean) => void; readonly onCreated: (uid: string) => void }) {
+  if (!open) {
+    return (
+      <button type="button" className="btn btn-ghost align-start" onClick={() => setOpen(true)}>
+        Create a new component
+      </button>
+    );
+  }
+  return (
+    <NewComponentForm
+      onCreated={(uid) => {
+        onCreated(uid);
+        setOpen(false);
+      }}
+      onCancel={() => setOpen(false)}
+    />
   );
 }

@@ -7,6 +7,7 @@ import { useLeaveGuard } from '../../components/leave-guard';
 import { StatusBadge } from '../../components/status-badge';
 import { useSchemas } from '../content-types/schemas-context';
 import { EDIT_FORM_ID, EditActions } from './edit-actions';
+import { EntryPanel } from './entry-panel';
 import { FieldList } from './fields/field-input';
 import { fieldId, FormContext } from './fields/form-context';
 import { humanize } from './list-columns';
@@ -123,6 +124,7 @@ function EditForm({ type, documentId }: { readonly type: ContentType; readonly d
           >
             <FieldList attributes={schema.attributes} values={editor.values} onChange={editor.setField} path={[]} />
           </form>
+          <EntryPanel type={type} entry={editor.entry} locale={locale} />
         </FormContext.Provider>
       ) : null}
       {guard.dialog}

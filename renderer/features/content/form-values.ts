@@ -1,5 +1,6 @@
 import { isRecord } from '../../api/decode';
 import type { Attribute, Schema } from '../../api/schema';
+import type { DocStatus } from '../../api/types';
 
 /** The values of a form (a document, or one component inside it), keyed by attribute name. */
 export type FormValues = Readonly<Record<string, unknown>>;
@@ -8,6 +9,8 @@ export type FormValues = Readonly<Record<string, unknown>>;
 export interface RelationItem {
   readonly documentId: string;
   readonly label: string;
+  /** Draft, published or modified, as the admin content API says (absent when it does not). */
+  readonly status?: DocStatus;
 }
 
 /** One entry of a repeatable component or a dynamic zone, with a stable key for React and reordering. */
@@ -47,7 +50,8 @@ export function mainField(schema: Schema | undefined): string | null {
 export function relationItem(value: unknown, labelField: string | null): RelationItem | null {
   if (!isRecord(value) || typeof value.documentId !== 'string') return null;
   const label = labelField && typeof value[labelField] === 'string' && value[labelField] !== '' ? String(value[labelField]) : value.documentId;
-  return { documentId: value.documentId, label };
+  const status = value.status === 'draft' || value.status === 'published' || value.status === 'modified' ? value.status : undefined;
+  return status === undefined ? { documentId: value.documentId, label } : { documentId: value.documentId, label, status };
 }
 
 /** A media reference from a populated file object. */

@@ -7,6 +7,7 @@ import type { RelationItem } from '../form-values';
 import { humanize } from '../list-columns';
 import { errorWithin, fieldId, useFormContext, type FieldControlProps } from './form-context';
 import { RelationSearch } from './relation-search';
+import { RelationStatus } from './relation-status';
 
 const itemsOf = (value: unknown): RelationItem[] =>
   Array.isArray(value) ? value.filter((v): v is RelationItem => isRecord(v) && typeof v.documentId === 'string' && typeof v.label === 'string') : [];
@@ -24,6 +25,7 @@ export function RelationField({ name, attribute, value, onChange, path }: FieldC
     <div className="relation-item" data-testid="relation-item">
       {handle}
       <span className="relation-label">{item.label}</span>
+      <RelationStatus target={attribute.target ?? ''} status={item.status} />
       <button type="button" className="btn btn-ghost btn-small" aria-label={`Remove ${item.label} from ${label}`} onClick={() => remove(item.documentId)}>
         Remove
       </button>

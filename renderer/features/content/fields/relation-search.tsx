@@ -5,6 +5,7 @@ import { useClient } from '../../auth/session';
 import { useSchemas } from '../../content-types/schemas-context';
 import { listDocuments } from '../content-api';
 import { mainField, relationItem, type RelationItem } from '../form-values';
+import { RelationStatus } from './relation-status';
 
 /** Props of the relation search box. */
 export interface RelationSearchProps {
@@ -117,6 +118,8 @@ export function RelationSearch({ target, label, exclude, locale, onPick, describ
               id={optionId(i)}
               role="option"
               aria-selected={i === active}
+              aria-label={r.label}
+              aria-describedby={r.status ? `${optionId(i)}-status` : undefined}
               className={i === active ? 'combobox-option active' : 'combobox-option'}
               onMouseDown={(e) => {
                 e.preventDefault();
@@ -124,6 +127,7 @@ export function RelationSearch({ target, label, exclude, locale, onPick, describ
               }}
             >
               {r.label}
+              <RelationStatus target={target} status={r.status} id={`${optionId(i)}-status`} />
             </li>
           ))}
         </ul>
