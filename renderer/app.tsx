@@ -15,6 +15,11 @@ import { MediaLibrary } from './features/media/media-library';
 import { SettingsScreen } from './features/settings/settings-screen';
 import { TokenEditor } from './features/tokens/token-editor';
 import { TokensScreen } from './features/tokens/tokens-screen';
+import { ProfileScreen } from './features/profile/profile-screen';
+import { RoleEditor } from './features/users/role-editor';
+import { RolesScreen } from './features/users/roles-screen';
+import { UsersScreen } from './features/users/users-screen';
+import { UsersSettingsScreen } from './features/users/users-settings-screen';
 
 /** The screens under /admin, children of the session gate (a data router, so screens can block leaving). */
 const SCREENS: RouteObject[] = [
@@ -32,7 +37,13 @@ const SCREENS: RouteObject[] = [
   { path: 'tokens', element: <TokensScreen /> },
   { path: 'tokens/new', element: <TokenEditor /> },
   { path: 'tokens/:id', element: <TokenEditor /> },
+  { path: 'users', element: <UsersScreen /> },
+  { path: 'users/roles', element: <RolesScreen /> },
+  { path: 'users/roles/new', element: <RoleEditor /> },
+  { path: 'users/roles/:id', element: <RoleEditor /> },
+  { path: 'users/settings', element: <UsersSettingsScreen /> },
   { path: 'settings', element: <SettingsScreen /> },
+  { path: 'profile', element: <ProfileScreen /> },
   { path: '*', element: <EmptyState title="Page not found">This address does not lead to a screen of Hearth.</EmptyState> },
 ];
 

@@ -7,7 +7,9 @@ const LINKS = [
   { to: '/media', label: 'Media library' },
   { to: '/builder', label: 'Content-type builder' },
   { to: '/tokens', label: 'API tokens' },
+  { to: '/users', label: 'Users & permissions' },
   { to: '/settings', label: 'Settings' },
+  { to: '/profile', label: 'Profile' },
 ] as const;
 
 /** The app frame: a skip link, the main navigation, who is signed in, and the screen. */

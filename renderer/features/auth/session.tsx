@@ -20,6 +20,8 @@ export interface Session {
   readonly state: SessionState;
   readonly client: ApiClient;
   signIn(answer: SessionAnswer): void;
+  /** Shows the signed-in admin's changed profile (name, email) everywhere at once. */
+  updateUser(user: User): void;
   signOut(): Promise<void>;
   retry(): void;
 }
@@ -112,7 +114,9 @@ export function SessionProvider({ children }: { readonly children: ReactNode }) 
     setAttempt((a) => a + 1);
   }, []);
 
-  const value = useMemo(() => ({ state, client, signIn, signOut, retry }), [state, client, signIn, signOut, retry]);
+  const updateUser = useCallback((user: User) => setState((s) => (s.phase === 'ready' ? { ...s, user } : s)), []);
+
+  const value = useMemo(() => ({ state, client, signIn, updateUser, signOut, retry }), [state, client, signIn, updateUser, signOut, retry]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -55,7 +55,7 @@ export class AppNav {
   }
 
   /** Opens a section by its link in the main navigation. */
-  async go(section: 'Content' | 'Media library' | 'Content-type builder' | 'API tokens' | 'Settings'): Promise<void> {
+  async go(section: 'Content' | 'Media library' | 'Content-type builder' | 'API tokens' | 'Users & permissions' | 'Settings' | 'Profile'): Promise<void> {
     await this.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: section, exact: true }).click();
   }
 
