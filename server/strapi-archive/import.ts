@@ -73,7 +73,8 @@ interface Staging {
 
 /** Builds the new data dir: tables from the staged schemas, then every stage of the archive in one transaction. */
 async function buildDataDir(staging: Staging, options: StrapiImportOptions, stored: string[]): Promise<StrapiImportSummary> {
-  const { tree, schemas, built, progress } = { ...staging, progress: options.progress };
+  const { tree, schemas, built } = staging;
+  const { progress } = options;
   const now = options.now ?? (() => new Date());
   const registry = buildRegistry(await loadProject(staging.stagedSchemas));
   const dir = await openDataDir(built, { now });
