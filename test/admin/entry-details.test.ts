@@ -70,6 +70,24 @@ describe('who created and changed an entry', () => {
   });
 });
 
+describe('the content API and the creator fields', () => {
+  it('refuses createdBy/updatedBy in queries and bodies as Strapi does (Invalid key), now that rows store them', async () => {
+    const token = await server.token('full-access');
+    for (const [query, param] of [
+      ['filters[createdBy][id][$eq]=1', 'filters'],
+      ['sort=updatedBy:asc', 'sort'],
+      ['fields[0]=createdBy', 'fields'],
+      ['populate=updatedBy', 'populate'],
+    ] as const) {
+      const key = query.includes('createdBy') ? 'createdBy' : 'updatedBy';
+      const body = await expectJson(await server.request(`/api/articles?${query}`, { token }), 400);
+      expect(body).toEqual({ data: null, error: { status: 400, name: 'ValidationError', message: `Invalid key ${key}`, details: { key, path: key, source: 'query', param } } });
+    }
+    const write = await expectJson(await server.request('/api/articles', { method: 'POST', token, json: { data: { title: 'Forged', createdBy: 1 } } }), 400);
+    expect(write).toEqual({ data: null, error: { status: 400, name: 'ValidationError', message: 'Invalid key createdBy', details: { key: 'createdBy', path: 'createdBy', source: 'body' } } });
+  });
+});
+
 describe('the status of related entries', () => {
   it('each related entry of the admin entry carries draft, published or modified', async () => {
     const token = await server.token('full-access');
