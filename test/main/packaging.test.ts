@@ -62,14 +62,14 @@ describe('electron-builder.yml', () => {
     await expect(Promise.resolve(validate({ ...config, linux: { ...(isRecord(config.linux) ? config.linux : {}), oneClick: true } }, debugLogger))).rejects.toThrow(/Invalid configuration object/);
   });
 
-  it('names the app and builds AppImage + deb, dmg and nsis', async () => {
+  it('names the app and builds AppImage + deb, dmg (and the zip macOS updates install from) and nsis', async () => {
     const config = await builderConfig();
     expect(config).toMatchObject({
       appId: 'dev.hearth.desktop',
       productName: 'Hearth',
       directories: { output: 'release', buildResources: 'resources' },
       linux: { target: ['AppImage', 'deb'], icon: 'icons' },
-      mac: { target: ['dmg'], icon: 'icon.png' },
+      mac: { target: ['dmg', 'zip'], icon: 'icon.png' },
       win: { target: ['nsis'], icon: 'icon.png' },
       npmRebuild: true,
     });
@@ -81,6 +81,18 @@ describe('electron-builder.yml', () => {
     expect(lock).toMatchObject({ packages: { 'node_modules/electron': { version: config.electronVersion, optional: true } } });
     // `!pattern` excludes what `pattern` matches: Electron's binary and nothing else.
     expect(matches('**/node_modules/electron/**', 'node_modules/electron/dist/electron')).toBe(true);
+    expect(matches('**/node_modules/electron/**', 'node_modules/electron-updater/out/main.js')).toBe(false);
+  });
+
+  it("publishes to GitHub releases as drafts, owner and repo left to the release workflow or the git remote", async () => {
+    // .github/workflows/release.yml passes the repository it runs in (test/main/release-workflow.test.ts).
+    expect((await builderConfig()).publish).toEqual({ provider: 'github', releaseType: 'draft' });
+  });
+
+  it('ships electron-updater with the app: a production dependency, not excluded with Electron', () => {
+    const pkg: unknown = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg).toMatchObject({ dependencies: { 'electron-updater': expect.any(String) } });
+    expect(isRecord(pkg) && isRecord(pkg.devDependencies) && 'electron-updater' in pkg.devDependencies).toBe(false);
     expect(matches('**/node_modules/electron/**', 'node_modules/electron-updater/out/main.js')).toBe(false);
   });
 
