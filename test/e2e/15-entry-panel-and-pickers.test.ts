@@ -55,6 +55,9 @@ describe('15. the entry side panel, relation statuses and a component made from 
     await eventually(() => updated.innerText()).toContain('by Ada Owner');
     expect(await created.innerText()).not.toContain(' by ');
     await screenshot(page, 'content-entry-panel');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'dark-content-entry-panel');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Each locale opens from the panel.
     await locales.getByTestId('locale-fr').getByRole('link').click();
