@@ -12,6 +12,8 @@ export interface ListQuery {
   readonly q: string;
   readonly filters: Readonly<Record<string, QueryValue>> | null;
   readonly locale: string | null;
+  /** Relation and media columns: what to populate (absent: the list stays flat). */
+  readonly populate?: Readonly<Record<string, QueryValue>> | null;
 }
 
 const base = (uid: string) => `/admin/api/content-manager/${encodeURIComponent(uid)}/documents`;
@@ -25,6 +27,7 @@ export async function listDocuments(client: ApiClient, uid: string, query: ListQ
     _q: query.q || undefined,
     filters: query.filters ?? undefined,
     locale: query.locale ?? undefined,
+    populate: query.populate ?? undefined,
   });
   return pageDecoder(entryDecoder)(answer);
 }

@@ -18,9 +18,9 @@ export class ContentPage {
     return this.page.getByRole('table');
   }
 
-  /** The first-column texts of the list, in order. */
+  /** The texts of the list's main column (the one linking to the entry), in order. */
   async titles(): Promise<string[]> {
-    return this.table().locator('tbody tr td:first-child').allInnerTexts();
+    return this.table().locator('tbody tr td.entry-main').allInnerTexts();
   }
 
   /** Sorts by a column's header button. */
