@@ -25,7 +25,7 @@ Commands:
   import --from-strapi FILE [--key KEY] [--data DIR] [--schemas DIR] [--force]
   export --format strapi --file F.tar.gz [--key KEY] [--data DIR]
 
-Environment: HEARTH_DATA, HOST, PORT, API_REST_DEFAULT_LIMIT, API_REST_MAX_LIMIT, UPLOAD_SIZE_LIMIT,
+Environment: HEARTH_DATA, HOST, PORT, API_REST_DEFAULT_LIMIT, API_REST_MAX_LIMIT, UPLOAD_SIZE_LIMIT, UPLOAD_MAX_IMAGE_PIXELS,
 HEARTH_PUBLIC_URL, HEARTH_ALLOWED_HOSTS, HEARTH_CORS_ORIGINS, HEARTH_RESPONSE_CACHE, UPLOAD_PROVIDER, S3_*,
 DATABASE_URL, UP_* (users & permissions) (see the README).
 `;
