@@ -4,7 +4,7 @@ import { fixture } from '../uploads/helpers.js';
 import { loginAsOwner } from './support/auth-pages.js';
 import { call, data, dataList } from './support/api.js';
 import { ContentPage } from './support/content-page.js';
-import { captureFailures, registerOwner, startE2E, type E2E } from './support/harness.js';
+import { captureFailures, registerOwner, screenshot, startE2E, type E2E } from './support/harness.js';
 import { dismissToasts, eventually, visible } from './support/wait.js';
 
 /** The header texts of the entries table (the selection column has none). */
@@ -65,6 +65,7 @@ describe('17. list view: column settings, page size, bulk publish and delete', (
     await page.keyboard.press('Space');
     await eventually(heard).toContain('Cover dropped at position 1 of 5.');
     await eventually(order).toEqual(['Cover', 'Title', 'Status', 'Locales', 'Category']);
+    await screenshot(page, 'content-list-settings');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await eventually(() => dialog.count()).toBe(0);
 
@@ -75,6 +76,7 @@ describe('17. list view: column settings, page size, bulk publish and delete', (
     await visible(lisbon.getByRole('cell', { name: 'Travel', exact: true }));
     await visible(lisbon.getByRole('cell', { name: 'en', exact: true }));
 
+    await screenshot(page, 'content-list-columns');
     await page.reload();
     await eventually(() => headers(page)).toEqual(['Cover', 'Title', 'Status', 'Locales', 'Category']);
     await visible(page.getByRole('row').filter({ hasText: 'Lisbon walk' }).getByRole('img', { name: 'red.png' }));
@@ -114,6 +116,7 @@ describe('17. list view: column settings, page size, bulk publish and delete', (
     for (const title of ['Bulk A', 'Bulk B', 'Bulk C']) await page.getByRole('checkbox', { name: `Select ${title}` }).check();
     const bar = page.getByRole('region', { name: 'Selected entries' });
     await visible(bar.getByText('3 entries selected'));
+    await screenshot(page, 'content-list-bulk');
     await dismissToasts(page);
     await bar.getByRole('button', { name: 'Publish', exact: true }).click();
     const ask = page.getByRole('dialog', { name: 'Publish 3 entries?' });
