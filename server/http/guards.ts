@@ -58,6 +58,9 @@ const hostOfOrigin = (origin: string): string | null => {
   }
 };
 
+/** Headers of Hearth's own a browser page on another origin may read (an upload's notices). */
+const EXPOSED: readonly [string, string] = ['Access-Control-Expose-Headers', 'Hearth-Notice'];
+
 /**
  * The content API's origin policy. Bearer calls are open to any origin, as Strapi's default, or
  * only to the HEARTH_CORS_ORIGINS list when one is set. Credentials (`Access-Control-Allow-Credentials`
@@ -81,12 +84,14 @@ export function originPolicy(config: { readonly corsOrigins: readonly string[] |
         return [
           ['Access-Control-Allow-Origin', origin],
           ['Access-Control-Allow-Credentials', 'true'],
+          EXPOSED,
           ['Vary', 'Origin'],
         ];
       }
       if (config.corsOrigins !== null) return [['Vary', 'Origin']];
       return [
         ['Access-Control-Allow-Origin', origin],
+        EXPOSED,
         ['Vary', 'Origin'],
       ];
     },

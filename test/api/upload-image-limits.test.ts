@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { fixture, fixturePart, json, postUpload, type FileObject } from '../uploads/helpers.js';
+import { fixture, fixturePart, form, json, postUpload, type FileObject } from '../uploads/helpers.js';
 
 /**
  * UPLOAD_MAX_IMAGE_PIXELS: an image over it is stored as received, with its header's width and
@@ -38,6 +38,14 @@ describe('UPLOAD_MAX_IMAGE_PIXELS', () => {
     const res = await postUpload(server, full, [fixturePart('red-400x300.png', 'image/png')], `?id=${first?.id}`);
     expect(res.headers.get('hearth-notice')).toBe('files[0] 400x300 is over UPLOAD_MAX_IMAGE_PIXELS (100000): stored as received, without formats');
     expect(await json<FileObject>(res, 200)).toMatchObject({ id: first?.id, width: 400, height: 300, mime: 'image/png' });
+  });
+
+  it('lets a page on another origin read the notice (a bearer call from a local frontend)', async () => {
+    const res = await server.request('/api/upload', { method: 'POST', token: full, headers: { Origin: 'http://localhost:5173' }, body: form([fixturePart('red-400x300.png', 'image/png')]) });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(res.headers.get('access-control-expose-headers')).toBe('Hearth-Notice');
+    expect(res.headers.get('hearth-notice')).toMatch(/^files\[0\] 400x300 is over UPLOAD_MAX_IMAGE_PIXELS/);
   });
 
   it('sends no notice when nothing was left out', async () => {
