@@ -59,7 +59,7 @@ const hostOfOrigin = (origin: string): string | null => {
 };
 
 /** Headers of Hearth's own a browser page on another origin may read (an upload's notices). */
-const EXPOSED: readonly [string, string] = ['Access-Control-Expose-Headers', 'Hearth-Notice'];
+const EXPOSED: [string, string] = ['Access-Control-Expose-Headers', 'Hearth-Notice'];
 
 /**
  * The content API's origin policy. Bearer calls are open to any origin, as Strapi's default, or
