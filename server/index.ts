@@ -16,8 +16,7 @@ import { setMeta } from './db/migrations.js';
 import { SCHEMA_WATCH_DEBOUNCE_MS, SHUTDOWN_GRACE_MS, RESPONSE_CACHE_MAX_BYTES, RESPONSE_CACHE_MAX_ENTRY_BYTES, CALLER_MEMO_TTL_MS, CALLER_MEMO_MAX_ENTRIES, OPTIMIZE_INTERVAL_MS } from './limits.js';
 import { loadProject } from './schema/load.js';
 import { describeItem, readProjectCode, type ProjectCode } from './project-code/index.js';
-import { unknownCustomFieldWarnings } from './schema/custom-fields.js';
-import { buildRegistry, type Registry } from './schema/registry.js';
+import { buildRegistry, schemaWarnings, type Registry } from './schema/registry.js';
 import { watchSchemas } from './schema/schema-watcher.js';
 import { syncSchema } from './schema/sync.js';
 import { documentDeps, type Logger, type Services } from './services.js';
@@ -131,7 +130,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let projectCode: ProjectCode;
   try {
     registry = buildRegistry(await loadProject(config.schemasDir));
-    for (const warning of unknownCustomFieldWarnings([...registry.contentTypes, ...registry.components])) log(warning);
+    for (const warning of schemaWarnings(registry)) log(warning);
     // Read once, never run: what it applies and what it leaves out is said once here.
     projectCode = await readProjectCode(config.schemasDir);
     for (const item of projectCode.items) log(describeItem(item));

@@ -7,8 +7,7 @@ import { AppError, applicationError } from '../errors/app-error.js';
 import { docsOf, sameDocs, type BuilderChange } from '../schema/builder.js';
 import { planChange, type ChangePlan } from '../schema/change-plan.js';
 import { loadProject } from '../schema/load.js';
-import { unknownCustomFieldWarnings } from '../schema/custom-fields.js';
-import { buildRegistry, type Registry } from '../schema/registry.js';
+import { buildRegistry, schemaWarnings, type Registry } from '../schema/registry.js';
 import { fileChanges, writeFiles, type Undo } from '../schema/schema-writer.js';
 import { syncSchemaIn } from '../schema/sync.js';
 
@@ -133,8 +132,8 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
       });
       await database.optimize();
       log(`schemas: reloaded ${deps.schemasDir}`);
-      const known = new Set(unknownCustomFieldWarnings([...before.contentTypes, ...before.components]));
-      for (const warning of unknownCustomFieldWarnings([...next.contentTypes, ...next.components])) if (!known.has(warning)) log(warning);
+      const known = new Set(schemaWarnings(before));
+      for (const warning of schemaWarnings(next)) if (!known.has(warning)) log(warning);
     } catch (err) {
       const message = err instanceof AppError || err instanceof Error ? err.message : String(err);
       log(`schemas: the change in ${deps.schemasDir} was not applied, keeping the running schemas: ${message.split('\n')[0]}`);

@@ -3,8 +3,9 @@ import { MAX_IDENTIFIER_LENGTH } from '../limits.js';
 import { tablesFor } from './storage.js';
 import { FILE_MODEL } from './file-model.js';
 import { USERS_PERMISSIONS_MODELS, USERS_PERMISSIONS_TABLES } from '../users/models.js';
-import { BUILT_IN_CUSTOM_FIELDS, type CustomFieldTable } from './custom-fields.js';
+import { BUILT_IN_CUSTOM_FIELDS, unknownCustomFieldWarnings, type CustomFieldTable } from './custom-fields.js';
 import { checkMorphs } from './morphs.js';
+import { dropInertRelations, inertRelationWarnings } from './inert-relations.js';
 import { SchemaError } from './parse.js';
 import type { ProjectSchemas } from './load.js';
 import type { Attribute, ComponentModel, ContentTypeModel, Model, RelationAttribute } from './types.js';
@@ -147,7 +148,9 @@ function relationNames(model: Model, registry: Registry): { name: string; what: 
 }
 
 /** Cross-checks the project's models and builds the registry; any inconsistency is a SchemaError. */
-export function buildRegistry(project: ProjectSchemas): Registry {
+export function buildRegistry(given: ProjectSchemas): Registry {
+  // Strapi leaves a mappedBy side whose inverse is missing inert; Hearth serves the model without it (schema/inert-relations.ts).
+  const project = dropInertRelations(given, [FILE_MODEL, ...USERS_PERMISSIONS_MODELS]);
   const byUid = new Map<string, Model>();
   const routes = new Map<string, ContentTypeModel>();
   // Names compared without case: SQLite ignores it, and a project must move between both databases.
@@ -256,3 +259,9 @@ export function buildRegistry(project: ProjectSchemas): Registry {
 
 /** Attributes of a model in schema order. */
 export const attributesOf = (model: Model): Attribute[] => [...model.attributes.values()];
+
+/** What Hearth serves differently from the schemas as written, one line each (logged at start and on reload). */
+export const schemaWarnings = (registry: Registry): string[] => [
+  ...unknownCustomFieldWarnings([...registry.contentTypes, ...registry.components]),
+  ...inertRelationWarnings([...registry.plugins, ...registry.contentTypes, ...registry.components]),
+];

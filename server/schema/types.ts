@@ -1,5 +1,6 @@
 import type { MorphAttribute } from './morphs.js';
 import type { DefaultPopulate } from './hearth-options.js';
+import type { InertRelation } from './inert-relations.js';
 
 /** Every scalar attribute type of Strapi 5. */
 export const SCALAR_TYPES = [
@@ -138,6 +139,8 @@ interface ModelCommon {
   readonly indexes: readonly DeclaredIndex[];
   /** Polymorphic relations (morphToOne, morphToMany, morphOne, morphMany), kept apart from `attributes`. */
   readonly morphs?: ReadonlyMap<string, MorphAttribute>;
+  /** Relations left out of `attributes` (still in `raw`): their `mappedBy` names no attribute of their target (schema/inert-relations.ts). */
+  readonly inertRelations?: readonly InertRelation[];
 }
 
 export interface ContentTypeModel extends ModelCommon {
