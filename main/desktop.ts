@@ -68,14 +68,14 @@ async function startDesktopServer(deps: DesktopDeps, dataDir: string, launchSecr
 
 /** Wires the running server into Electron: shutdown, IPC, menu and the window; returns the window accessor. */
 function wireShell(deps: DesktopDeps, server: RunningServer, actions: DesktopActions, launchSecret: string): () => WindowPort | null {
-  const { app, BrowserWindow, Menu, ipcMain, shell } = deps.electron;
+  const { app, BrowserWindow, Menu, ipcMain, shell, dialog } = deps.electron;
   installShutdown({ app, close: () => server.close(), signals: deps.signals, log: deps.log });
   registerIpc({ ipcMain, serverUrl: server.url, launchSecret, actions });
   Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate(actions, deps.platform, deps.log)));
   let window: WindowPort | null = null;
   const show = () => {
     if (window === null) {
-      const opened = openMainWindow({ BrowserWindow, shell, serverUrl: server.url, preload: deps.preload, log: deps.log });
+      const opened = openMainWindow({ BrowserWindow, shell, dialog, serverUrl: server.url, preload: deps.preload, log: deps.log });
       opened.on('closed', () => (window = null));
       window = opened;
       return;

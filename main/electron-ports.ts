@@ -22,6 +22,8 @@ export interface AppPort {
   on(event: 'activate', listener: () => void): unknown;
   on(event: 'window-all-closed', listener: () => void): unknown;
   on(event: 'before-quit', listener: (event: PreventableEvent) => void): unknown;
+  /** After every window has closed (a page's "Leave?" answered Stay cancels the quit before this). */
+  on(event: 'will-quit', listener: (event: PreventableEvent) => void): unknown;
 }
 
 /** A navigation about to happen in the window; preventing it keeps the page where it is. */
@@ -33,6 +35,11 @@ export interface NavigationEvent extends PreventableEvent {
 export interface WebContentsPort {
   setWindowOpenHandler(handler: (details: { readonly url: string }) => { action: 'deny' }): void;
   on(event: 'will-navigate', listener: (event: NavigationEvent) => void): unknown;
+  /**
+   * A page's `beforeunload` asked to stay while the window closes or reloads; Electron shows no
+   * dialog of its own. Preventing the event lets the unload go ahead; otherwise it is cancelled.
+   */
+  on(event: 'will-prevent-unload', listener: (event: PreventableEvent) => void): unknown;
 }
 
 /** The parts of a `BrowserWindow` the shell uses. */
@@ -93,6 +100,11 @@ export interface DialogPort {
   showErrorBox(title: string, content: string): void;
   /** Resolves with the index of the button clicked (or cancelId when the box is dismissed). */
   showMessageBox(options: MessageBoxPort): Promise<{ readonly response: number }>;
+  /**
+   * A box modal to `parent` (a window Electron created) that blocks until answered: the index of the
+   * button clicked (or cancelId). For events whose listener must decide before it returns.
+   */
+  showMessageBoxSync(parent: object, options: MessageBoxPort): number;
 }
 
 /** Everything the shell takes from the `electron` module. */

@@ -16,10 +16,12 @@ export interface ShutdownDeps {
 /**
  * Holds the first quit until the server has finished requests in flight and closed the database,
  * then quits for real; signals take the same path instead of killing the process mid-write.
+ * On `will-quit`, after the windows have closed: a page with unsaved work asks first, and Stay
+ * cancels the quit before this, with the server still running under the window.
  */
 export function installShutdown(deps: ShutdownDeps): void {
   let state: 'running' | 'closing' | 'closed' = 'running';
-  deps.app.on('before-quit', (event) => {
+  deps.app.on('will-quit', (event) => {
     if (state === 'closed') return;
     event.preventDefault();
     if (state === 'closing') return;

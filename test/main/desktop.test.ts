@@ -242,6 +242,30 @@ describe('shutdown', () => {
     expect(existsSync(wal)).toBe(false);
   });
 
+  it('quitting with unsaved work asks first: Stay keeps the window and a working server', async () => {
+    const desktop = await launch();
+    theWindow().webContents.pageAsksBeforeUnload = true;
+    fake.dialogAnswers.push(1);
+    fake.app.quit();
+    const boxes = await fake.messageBoxesShown(1);
+    expect(boxes.map((box) => box.message)).toEqual(['Leave without saving?']);
+    // Give a server close that the quit may have started time to finish before looking.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fake.app.hasQuit()).toBe(false);
+    expect(desktop.window()).toBe(theWindow());
+    expect((await fetch(`${desktop.server.url}/_health`)).status).toBe(204);
+  });
+
+  it('quitting with unsaved work and Leave closes the window, then the server', async () => {
+    const desktop = await launch();
+    theWindow().webContents.pageAsksBeforeUnload = true;
+    fake.dialogAnswers.push(0);
+    fake.app.quit();
+    await fake.app.whenQuit();
+    expect(desktop.window()).toBeNull();
+    await expect(sql`select 1`.execute(desktop.server.services.database.db)).rejects.toThrow();
+  });
+
   it('closing the last window quits on Linux and Windows, through the same clean path', async () => {
     const desktop = await launch({ platform: 'win32' });
     theWindow().close();

@@ -19,7 +19,7 @@ export class FakeNavigationEvent extends FakeEvent implements NavigationEvent {
   }
 }
 
-/** Electron's `app`: paths, the single-instance lock, and quit with its `before-quit` veto. */
+/** Electron's `app`: paths, the single-instance lock, and quit with its `before-quit` and `will-quit` vetoes. */
 export class FakeApp extends EventEmitter implements AppPort {
   isPackaged = true;
   lockGranted = true;
@@ -27,6 +27,8 @@ export class FakeApp extends EventEmitter implements AppPort {
   readonly paths = new Map<string, string>();
   readonly calls: string[] = [];
   exitCode: number | null = null;
+  /** Tries to close every open window, as a quit does; false when one stayed open (its page kept it). */
+  closeWindows: () => boolean = () => true;
   private quitted = false;
   private readonly quitWaiters: (() => void)[] = [];
 
@@ -50,12 +52,18 @@ export class FakeApp extends EventEmitter implements AppPort {
   getAppPath(): string {
     return this.appPath;
   }
-  /** Like Electron: `before-quit` first; the app ends only if no listener prevented it. */
+  /**
+   * Like Electron: `before-quit`, then the windows close (a window that stays open cancels the
+   * quit), then `will-quit`; the app ends only if nothing held it.
+   */
   quit(): void {
     this.calls.push('quit');
-    const event = new FakeEvent();
-    this.emit('before-quit', event);
-    if (event.defaultPrevented || this.quitted) return;
+    const before = new FakeEvent();
+    this.emit('before-quit', before);
+    if (before.defaultPrevented || this.quitted || !this.closeWindows()) return;
+    const will = new FakeEvent();
+    this.emit('will-quit', will);
+    if (will.defaultPrevented || this.quitted) return;
     this.quitted = true;
     for (const wake of this.quitWaiters.splice(0)) wake();
   }
@@ -74,9 +82,11 @@ export class FakeApp extends EventEmitter implements AppPort {
 
 type OpenHandler = Parameters<WebContentsPort['setWindowOpenHandler']>[0];
 
-/** A window's webContents: keeps the window-open handler and the navigation listeners. */
+/** A window's webContents: keeps the window-open handler and the navigation and unload listeners. */
 export class FakeWebContents extends EventEmitter implements WebContentsPort {
   openHandler: OpenHandler | null = null;
+  /** The page has a `beforeunload` listener that asks to stay (the admin UI with unsaved work). */
+  pageAsksBeforeUnload = false;
   setWindowOpenHandler(handler: OpenHandler): void {
     this.openHandler = handler;
   }
@@ -90,6 +100,16 @@ export class FakeWebContents extends EventEmitter implements WebContentsPort {
     const event = new FakeNavigationEvent(url);
     this.emit('will-navigate', event);
     return event;
+  }
+  /**
+   * The page is about to unload (its window closes or reloads). Like Electron: when the page asks,
+   * `will-prevent-unload` decides, and the unload goes ahead only if a listener prevented that event.
+   */
+  unload(): boolean {
+    if (!this.pageAsksBeforeUnload) return true;
+    const event = new FakeEvent();
+    this.emit('will-prevent-unload', event);
+    return event.defaultPrevented;
   }
 }
 
@@ -123,8 +143,14 @@ export class FakeWindow extends EventEmitter implements WindowPort {
     this.emit('page-title-updated', event);
     return event;
   }
-  close(): void {
+  destroyed = false;
+  /** Closes the window unless its page keeps it; returns whether it closed. */
+  close(): boolean {
+    if (this.destroyed) return true;
+    if (!this.webContents.unload()) return false;
+    this.destroyed = true;
     this.emit('closed');
+    return true;
   }
 }
 
@@ -139,6 +165,8 @@ export function createFakeElectron() {
   const clipboardTexts: string[] = [];
   const errorBoxes: { title: string; content: string }[] = [];
   const messageBoxes: MessageBoxPort[] = [];
+  /** The window each synchronous (modal) message box was shown on, in the order shown. */
+  const modalParents: object[] = [];
   const shellState = { openPathResult: '' };
   /** The button each next message box answers with (the user's clicks); when empty, its cancelId (or 0). */
   const dialogAnswers: number[] = [];
@@ -150,8 +178,15 @@ export function createFakeElectron() {
       windows.push(this);
     }
   }
+  const app = new FakeApp();
+  app.closeWindows = () => windows.every((window) => window.close());
+  const answer = (options: MessageBoxPort): number => {
+    messageBoxes.push(options);
+    for (const wake of messageBoxWaiters.splice(0)) wake();
+    return dialogAnswers.shift() ?? options.cancelId ?? 0;
+  };
   const electron = {
-    app: new FakeApp(),
+    app,
     BrowserWindow,
     Menu: {
       buildFromTemplate(template: MenuItemConstructorOptions[]) {
@@ -188,9 +223,11 @@ export function createFakeElectron() {
         errorBoxes.push({ title, content });
       },
       showMessageBox(options: MessageBoxPort) {
-        messageBoxes.push(options);
-        for (const wake of messageBoxWaiters.splice(0)) wake();
-        return Promise.resolve({ response: dialogAnswers.shift() ?? options.cancelId ?? 0 });
+        return Promise.resolve({ response: answer(options) });
+      },
+      showMessageBoxSync(parent: object, options: MessageBoxPort) {
+        modalParents.push(parent);
+        return answer(options);
       },
     },
   };
@@ -206,6 +243,7 @@ export function createFakeElectron() {
     clipboardTexts,
     errorBoxes,
     messageBoxes,
+    modalParents,
     dialogAnswers,
     shellState,
     /** Resolves once `count` message boxes have been shown. */

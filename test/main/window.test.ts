@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { openMainWindow } from '../../main/window.js';
+import { LEAVE_QUESTION, openMainWindow } from '../../main/window.js';
 import { createFakeElectron, type FakeElectron, type FakeWindow } from './fake-electron.js';
 
 const SERVER = 'http://127.0.0.1:40123';
 const PRELOAD = '/opt/hearth/dist/main/preload.cjs';
 
 function open(fake: FakeElectron, logs: string[] = []): FakeWindow {
-  openMainWindow({ BrowserWindow: fake.electron.BrowserWindow, shell: fake.electron.shell, serverUrl: SERVER, preload: PRELOAD, log: (m) => logs.push(m) });
+  openMainWindow({ BrowserWindow: fake.electron.BrowserWindow, shell: fake.electron.shell, dialog: fake.electron.dialog, serverUrl: SERVER, preload: PRELOAD, log: (m) => logs.push(m) });
   const [window] = fake.windows;
   if (window === undefined || fake.windows.length !== 1) throw new Error('expected exactly one window');
   return window;
@@ -44,7 +44,7 @@ describe('the admin window', () => {
         return super.loadURL(url);
       }
     }
-    openMainWindow({ BrowserWindow: FailingWindow, shell: fake.electron.shell, serverUrl: SERVER, preload: PRELOAD, log });
+    openMainWindow({ BrowserWindow: FailingWindow, shell: fake.electron.shell, dialog: fake.electron.dialog, serverUrl: SERVER, preload: PRELOAD, log });
     expect(await logged).toBe('cannot load the admin UI: Error: ERR_CONNECTION_REFUSED');
   });
 });
@@ -73,5 +73,68 @@ describe('links leaving the app', () => {
     const window = open(fake);
     expect(window.webContents.navigate(url).defaultPrevented).toBe(prevented);
     expect(fake.externalUrls).toEqual(opened);
+  });
+});
+
+describe('closing with unsaved work', () => {
+  /** A window whose page has unsaved work (its beforeunload asks). */
+  function dirtyWindow(fake: FakeElectron): FakeWindow {
+    const window = open(fake);
+    window.webContents.pageAsksBeforeUnload = true;
+    return window;
+  }
+
+  it('asks on the window: Leave without saving? with Leave and Stay, Stay by default and on Esc', () => {
+    const fake = createFakeElectron();
+    const window = dirtyWindow(fake);
+    window.close();
+    expect(fake.messageBoxes).toEqual([
+      {
+        type: 'question',
+        title: 'Leave without saving?',
+        message: 'Leave without saving?',
+        detail: 'You have unsaved changes.',
+        buttons: ['Leave', 'Stay'],
+        defaultId: 1,
+        cancelId: 1,
+      },
+    ]);
+    expect(fake.modalParents).toEqual([window]);
+    expect(LEAVE_QUESTION.buttons[LEAVE_QUESTION.cancelId ?? -1]).toBe('Stay');
+  });
+
+  it('Leave lets the close proceed', () => {
+    const fake = createFakeElectron();
+    const window = dirtyWindow(fake);
+    let closed = false;
+    window.on('closed', () => (closed = true));
+    fake.dialogAnswers.push(0);
+    expect(window.close()).toBe(true);
+    expect(closed).toBe(true);
+  });
+
+  it('Stay keeps the window open, and the next close asks again', () => {
+    const fake = createFakeElectron();
+    const window = dirtyWindow(fake);
+    let closed = false;
+    window.on('closed', () => (closed = true));
+    fake.dialogAnswers.push(1);
+    expect(window.close()).toBe(false);
+    expect(closed).toBe(false);
+    fake.dialogAnswers.push(0);
+    expect(window.close()).toBe(true);
+    expect(fake.messageBoxes).toHaveLength(2);
+  });
+
+  it('dismissing the box (Esc, the close button) stays', () => {
+    const fake = createFakeElectron();
+    expect(dirtyWindow(fake).close()).toBe(false);
+    expect(fake.messageBoxes).toHaveLength(1);
+  });
+
+  it('a page without unsaved work closes without a question', () => {
+    const fake = createFakeElectron();
+    expect(open(fake).close()).toBe(true);
+    expect(fake.messageBoxes).toEqual([]);
   });
 });
