@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useBlocker, type BlockerFunction } from 'react-router';
-import { desktopBridge } from '../api/desktop';
 import { Dialog } from './dialog';
 
 /** What a screen with unsaved work gets from the guard. */
@@ -14,7 +13,8 @@ export interface LeaveGuard {
 /**
  * Keeps unsaved work from being lost by mistake: while `dirty`, leaving the screen through the app
  * (a link, the sidebar, browser Back) asks first, and closing or reloading the tab gets the browser's
- * own warning. Changes of the hash alone (the error summary's links) are not leaving.
+ * own warning (the desktop window, the app's own question). Changes of the hash alone (the error
+ * summary's links) are not leaving.
  */
 export function useLeaveGuard(dirty: boolean): LeaveGuard {
   const dirtyRef = useRef(dirty);
@@ -31,9 +31,8 @@ export function useLeaveGuard(dirty: boolean): LeaveGuard {
   const blocker = useBlocker(shouldBlock);
 
   useEffect(() => {
-    // Electron cancels an unload silently when a page asks (no dialog unless the main process shows
-    // one on will-prevent-unload), which would leave a window that cannot close: browsers only.
-    if (!dirty || desktopBridge()) return;
+    // In the desktop app, Electron shows no dialog of its own: the main process asks on will-prevent-unload.
+    if (!dirty) return;
     const onUnload = (event: BeforeUnloadEvent) => {
       event.preventDefault();
       // Older Chromium needs returnValue set to show its dialog.

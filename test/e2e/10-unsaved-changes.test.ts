@@ -144,6 +144,28 @@ describe('10. unsaved changes are not lost without a word', () => {
     expect(dialogs).toEqual([]);
   });
 
+  it('in the desktop window the page asks on close too (the main process turns that into its Leave/Stay box)', async () => {
+    const secret = 'e2e-launch-secret-unsaved-0123456789';
+    const desktop = await startE2E({
+      desktopSecret: secret,
+      initScript: `window.hearthDesktop = { getLaunchSecret: () => Promise.resolve(${JSON.stringify(secret)}), openDataFolder: () => Promise.resolve() };`,
+    });
+    try {
+      const { page } = desktop;
+      await page.goto('/admin/content/api%3A%3Aarticle.article/new?locale=en');
+      await new ContentPage(page).field('Title').fill('Not saved in the desktop app');
+      const asked = page.waitForEvent('dialog');
+      await page.close({ runBeforeUnload: true });
+      const dialog = await asked;
+      expect(dialog.type()).toBe('beforeunload');
+      await dialog.accept();
+      await page.waitForEvent('close');
+      expect(desktop.problems).toEqual([]);
+    } finally {
+      await desktop.close();
+    }
+  });
+
   it('the type editor asks before an added field is lost; Leave drops it, saving a new type opens it without asking', async () => {
     const { page } = e2e;
     const builder = new BuilderPage(page);
