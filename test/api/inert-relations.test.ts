@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRequest, registerOwner } from '../admin/helpers.js';
 import { collection, dataOf, expectJson, listOf, writeProject } from '../helpers/project.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { STRAPI_USER_ATTRIBUTES, userExtension } from '../helpers/strapi-plugin-schemas.js';
 
 /**
  * FoodAdvisor's user extension declares `articles` mappedBy `author`, which its article type does
@@ -16,26 +17,10 @@ type Json = Record<string, unknown>;
 const UP = 'plugin::users-permissions';
 
 const USER_ATTRIBUTES: Json = {
-  username: { type: 'string', minLength: 3, unique: true, configurable: false, required: true },
-  email: { type: 'email', minLength: 6, configurable: false, required: true },
-  provider: { type: 'string', configurable: false },
-  password: { type: 'password', minLength: 6, configurable: false, private: true, searchable: false },
-  resetPasswordToken: { type: 'string', configurable: false, private: true, searchable: false },
-  confirmationToken: { type: 'string', configurable: false, private: true, searchable: false },
-  confirmed: { type: 'boolean', default: false, configurable: false },
-  blocked: { type: 'boolean', default: false, configurable: false },
-  role: { type: 'relation', relation: 'manyToOne', target: `${UP}.role`, inversedBy: 'users', configurable: false },
+  ...STRAPI_USER_ATTRIBUTES,
   articles: { type: 'relation', relation: 'oneToMany', target: 'api::article.article', mappedBy: 'author' },
   job: { type: 'string' },
 };
-
-const userExtension = (attributes: Json): Json => ({
-  kind: 'collectionType',
-  collectionName: 'up_users',
-  info: { name: 'user', description: '', singularName: 'user', pluralName: 'users', displayName: 'User' },
-  options: { draftAndPublish: false, timestamps: true },
-  attributes,
-});
 
 const ARTICLE: Json = {
   title: { type: 'string' },

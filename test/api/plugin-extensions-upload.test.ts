@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropDatabaseFor } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { collection, expectJson, writeProject } from '../helpers/project.js';
+import { fileExtension, STRAPI_FILE_ATTRIBUTES } from '../helpers/strapi-plugin-schemas.js';
 
 /**
  * `src/extensions/upload/content-types/file/schema.json`: Strapi's file schema copied whole, plus
@@ -15,38 +16,8 @@ import { collection, expectJson, writeProject } from '../helpers/project.js';
  * from the database (here written directly, as a project's own code or an import would).
  */
 
-/** Strapi 5's file schema, attribute for attribute, as a project's extension copies it. */
-const BASE_FILE_ATTRIBUTES = {
-  name: { type: 'string', configurable: false, required: true },
-  alternativeText: { type: 'text', configurable: false },
-  caption: { type: 'text', configurable: false },
-  focalPoint: { type: 'json', configurable: false },
-  width: { type: 'integer', configurable: false },
-  height: { type: 'integer', configurable: false },
-  formats: { type: 'json', configurable: false },
-  hash: { type: 'string', configurable: false, required: true },
-  ext: { type: 'string', configurable: false },
-  mime: { type: 'string', configurable: false, required: true },
-  size: { type: 'decimal', configurable: false, required: true },
-  url: { type: 'text', configurable: false, required: true },
-  previewUrl: { type: 'text', configurable: false },
-  provider: { type: 'string', configurable: false, required: true },
-  provider_metadata: { type: 'json', configurable: false },
-  related: { type: 'relation', relation: 'morphToMany', configurable: false },
-  folder: { type: 'relation', relation: 'manyToOne', target: 'plugin::upload.folder', inversedBy: 'files', private: true },
-  folderPath: { type: 'string', minLength: 1, required: true, private: true, searchable: false },
-};
-
-const fileExtension = (attributes: Record<string, unknown>) => ({
-  collectionName: 'files',
-  info: { singularName: 'file', pluralName: 'files', displayName: 'File', description: '' },
-  options: {},
-  pluginOptions: { 'content-manager': { visible: false }, 'content-type-builder': { visible: false } },
-  attributes,
-});
-
 const EXTENDED_FILE = fileExtension({
-  ...BASE_FILE_ATTRIBUTES,
+  ...STRAPI_FILE_ATTRIBUTES,
   credit: { type: 'string' },
   license: { type: 'enumeration', enum: ['cc-by', 'cc0', 'all-rights-reserved'], default: 'cc-by' },
   approved: { type: 'boolean', default: false },
@@ -60,7 +31,7 @@ const EXTRA_KEYS = ['credit', 'license', 'approved', 'rating', 'meta'];
 const FILE_KEYS = [
   'id',
   'documentId',
-  ...Object.keys(BASE_FILE_ATTRIBUTES).filter((k) => !['related', 'folder', 'folderPath'].includes(k)),
+  ...Object.keys(STRAPI_FILE_ATTRIBUTES).filter((k) => !['related', 'folder', 'folderPath'].includes(k)),
   ...EXTRA_KEYS,
   'createdAt',
   'updatedAt',
@@ -170,22 +141,22 @@ describe('an extended upload file', () => {
 });
 
 describe('a file extension Hearth cannot serve', () => {
-  const { hash: _hash, ...withoutHash } = BASE_FILE_ATTRIBUTES;
-  const { related: _related, ...withoutRelated } = BASE_FILE_ATTRIBUTES;
+  const { hash: _hash, ...withoutHash } = STRAPI_FILE_ATTRIBUTES;
+  const { related: _related, ...withoutRelated } = STRAPI_FILE_ATTRIBUTES;
   it.each([
     ['drops a plugin attribute', fileExtension({ ...withoutHash, credit: { type: 'string' } }), 'attribute "hash" is missing'],
     ['drops the related links', fileExtension(withoutRelated), 'attribute "related" is missing'],
-    ['retypes a plugin attribute', fileExtension({ ...BASE_FILE_ATTRIBUTES, size: { type: 'string' } }), 'attribute "size" must stay as the plugin declares it {"type":"decimal"'],
-    ['retypes the folder relation', fileExtension({ ...BASE_FILE_ATTRIBUTES, folder: { type: 'string' } }), 'attribute "folder" must stay as the plugin declares it'],
-    ['moves the table', { ...fileExtension(BASE_FILE_ATTRIBUTES), collectionName: 'media' }, '"collectionName" must stay "files"'],
-    ['turns on draft & publish', { ...fileExtension(BASE_FILE_ATTRIBUTES), options: { draftAndPublish: true } }, '"options.draftAndPublish" must stay false'],
+    ['retypes a plugin attribute', fileExtension({ ...STRAPI_FILE_ATTRIBUTES, size: { type: 'string' } }), 'attribute "size" must stay as the plugin declares it {"type":"decimal"'],
+    ['retypes the folder relation', fileExtension({ ...STRAPI_FILE_ATTRIBUTES, folder: { type: 'string' } }), 'attribute "folder" must stay as the plugin declares it'],
+    ['moves the table', { ...fileExtension(STRAPI_FILE_ATTRIBUTES), collectionName: 'media' }, '"collectionName" must stay "files"'],
+    ['turns on draft & publish', { ...fileExtension(STRAPI_FILE_ATTRIBUTES), options: { draftAndPublish: true } }, '"options.draftAndPublish" must stay false'],
     [
       'adds a relation',
-      fileExtension({ ...BASE_FILE_ATTRIBUTES, article: { type: 'relation', relation: 'manyToOne', target: 'api::article.article' } }),
+      fileExtension({ ...STRAPI_FILE_ATTRIBUTES, article: { type: 'relation', relation: 'manyToOne', target: 'api::article.article' } }),
       'attribute "article" is a relation; Hearth adds only scalar attributes (string, text, number, boolean, date, json, enumeration...) to plugin::upload.file',
     ],
-    ['adds a media attribute', fileExtension({ ...BASE_FILE_ATTRIBUTES, thumbnail: { type: 'media', multiple: false } }), 'attribute "thumbnail" is a media; Hearth adds only scalar attributes'],
-    ['takes the folder column', fileExtension({ ...BASE_FILE_ATTRIBUTES, folder_id: { type: 'integer' } }), 'attribute "folder_id" would take the column "folder_id" Hearth keeps in hearth_files'],
+    ['adds a media attribute', fileExtension({ ...STRAPI_FILE_ATTRIBUTES, thumbnail: { type: 'media', multiple: false } }), 'attribute "thumbnail" is a media; Hearth adds only scalar attributes'],
+    ['takes the folder column', fileExtension({ ...STRAPI_FILE_ATTRIBUTES, folder_id: { type: 'integer' } }), 'attribute "folder_id" would take the column "folder_id" Hearth keeps in hearth_files'],
   ])('refuses to start when it %s, naming the file', async (_what, schema, message) => {
     const schemas = await projectWith(schema);
     await expect(startTestServer({ schemas })).rejects.toThrow(message);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropDatabaseFor } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { collection, expectJson, writeProject } from '../helpers/project.js';
+import { STRAPI_USER_ATTRIBUTES, userExtension } from '../helpers/strapi-plugin-schemas.js';
 
 /**
  * Strapi's documented way to extend a plugin type: `src/extensions/users-permissions/content-types/user/schema.json`
@@ -15,29 +16,8 @@ import { collection, expectJson, writeProject } from '../helpers/project.js';
 
 const UP = 'plugin::users-permissions';
 
-/** Strapi 5's user schema, attribute for attribute, as a project's extension copies it. */
-const BASE_USER_ATTRIBUTES = {
-  username: { type: 'string', minLength: 3, unique: true, configurable: false, required: true },
-  email: { type: 'email', minLength: 6, configurable: false, required: true },
-  provider: { type: 'string', configurable: false },
-  password: { type: 'password', minLength: 6, configurable: false, private: true, searchable: false },
-  resetPasswordToken: { type: 'string', configurable: false, private: true, searchable: false },
-  confirmationToken: { type: 'string', configurable: false, private: true, searchable: false },
-  confirmed: { type: 'boolean', default: false, configurable: false },
-  blocked: { type: 'boolean', default: false, configurable: false },
-  role: { type: 'relation', relation: 'manyToOne', target: `${UP}.role`, inversedBy: 'users', configurable: false },
-};
-
-const userExtension = (attributes: Record<string, unknown>) => ({
-  kind: 'collectionType',
-  collectionName: 'up_users',
-  info: { name: 'user', description: '', singularName: 'user', pluralName: 'users', displayName: 'User' },
-  options: { draftAndPublish: false, timestamps: true },
-  attributes,
-});
-
 const EXTENDED_USER = userExtension({
-  ...BASE_USER_ATTRIBUTES,
+  ...STRAPI_USER_ATTRIBUTES,
   reviews: { type: 'relation', relation: 'oneToMany', target: 'api::review.review', mappedBy: 'author' },
   picture: { allowedTypes: ['images', 'files', 'videos'], type: 'media', multiple: false },
   job: { type: 'string', required: true },
@@ -219,12 +199,12 @@ describe('an extended users-permissions user', () => {
 });
 
 describe('an extension Hearth cannot serve', () => {
-  const { provider: _provider, ...withoutProvider } = BASE_USER_ATTRIBUTES;
+  const { provider: _provider, ...withoutProvider } = STRAPI_USER_ATTRIBUTES;
   it.each([
     ['drops a plugin attribute', userExtension({ ...withoutProvider, job: { type: 'string' } }), 'attribute "provider" is missing'],
-    ['retypes a plugin attribute', userExtension({ ...BASE_USER_ATTRIBUTES, confirmed: { type: 'string' } }), 'attribute "confirmed" must stay as the plugin declares it'],
-    ['moves the table', { ...userExtension(BASE_USER_ATTRIBUTES), collectionName: 'people' }, '"collectionName" must stay "up_users"'],
-    ['turns on draft & publish', { ...userExtension(BASE_USER_ATTRIBUTES), options: { draftAndPublish: true } }, '"options.draftAndPublish" must stay false'],
+    ['retypes a plugin attribute', userExtension({ ...STRAPI_USER_ATTRIBUTES, confirmed: { type: 'string' } }), 'attribute "confirmed" must stay as the plugin declares it'],
+    ['moves the table', { ...userExtension(STRAPI_USER_ATTRIBUTES), collectionName: 'people' }, '"collectionName" must stay "up_users"'],
+    ['turns on draft & publish', { ...userExtension(STRAPI_USER_ATTRIBUTES), options: { draftAndPublish: true } }, '"options.draftAndPublish" must stay false'],
   ])('refuses to start when it %s, naming the file', async (_what, schema, message) => {
     const schemas = await projectWith(schema);
     await expect(startTestServer({ schemas })).rejects.toThrow(message);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collection, dataOf, expectJson, writeProject } from '../helpers/project.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { exportTo, importFrom, treeOf } from './helpers.js';
+import { fileExtension, STRAPI_FILE_ATTRIBUTES, STRAPI_USER_ATTRIBUTES, userExtension } from '../helpers/strapi-plugin-schemas.js';
 
 /**
  * A project that extends plugin types (`src/extensions/users-permissions/content-types/user` with
@@ -16,53 +17,17 @@ import { exportTo, importFrom, treeOf } from './helpers.js';
 
 const UP = 'plugin::users-permissions';
 
-const USER_EXTENSION = {
-  kind: 'collectionType',
-  collectionName: 'up_users',
-  info: { name: 'user', description: '', singularName: 'user', pluralName: 'users', displayName: 'User' },
-  options: { draftAndPublish: false, timestamps: true },
-  attributes: {
-    username: { type: 'string', minLength: 3, unique: true, configurable: false, required: true },
-    email: { type: 'email', minLength: 6, configurable: false, required: true },
-    provider: { type: 'string', configurable: false },
-    password: { type: 'password', minLength: 6, configurable: false, private: true, searchable: false },
-    resetPasswordToken: { type: 'string', configurable: false, private: true, searchable: false },
-    confirmationToken: { type: 'string', configurable: false, private: true, searchable: false },
-    confirmed: { type: 'boolean', default: false, configurable: false },
-    blocked: { type: 'boolean', default: false, configurable: false },
-    role: { type: 'relation', relation: 'manyToOne', target: `${UP}.role`, inversedBy: 'users', configurable: false },
-    reviews: { type: 'relation', relation: 'oneToMany', target: 'api::review.review', mappedBy: 'author' },
-    job: { type: 'string' },
-  },
-};
+const USER_EXTENSION = userExtension({
+  ...STRAPI_USER_ATTRIBUTES,
+  reviews: { type: 'relation', relation: 'oneToMany', target: 'api::review.review', mappedBy: 'author' },
+  job: { type: 'string' },
+});
 
-const FILE_EXTENSION = {
-  collectionName: 'files',
-  info: { singularName: 'file', pluralName: 'files', displayName: 'File', description: '' },
-  options: {},
-  attributes: {
-    name: { type: 'string', configurable: false, required: true },
-    alternativeText: { type: 'text', configurable: false },
-    caption: { type: 'text', configurable: false },
-    focalPoint: { type: 'json', configurable: false },
-    width: { type: 'integer', configurable: false },
-    height: { type: 'integer', configurable: false },
-    formats: { type: 'json', configurable: false },
-    hash: { type: 'string', configurable: false, required: true },
-    ext: { type: 'string', configurable: false },
-    mime: { type: 'string', configurable: false, required: true },
-    size: { type: 'decimal', configurable: false, required: true },
-    url: { type: 'text', configurable: false, required: true },
-    previewUrl: { type: 'text', configurable: false },
-    provider: { type: 'string', configurable: false, required: true },
-    provider_metadata: { type: 'json', configurable: false },
-    related: { type: 'relation', relation: 'morphToMany', configurable: false },
-    folder: { type: 'relation', relation: 'manyToOne', target: 'plugin::upload.folder', inversedBy: 'files', private: true },
-    folderPath: { type: 'string', minLength: 1, required: true, private: true, searchable: false },
-    credit: { type: 'string' },
-    license: { type: 'enumeration', enum: ['cc-by', 'cc0'], default: 'cc-by' },
-  },
-};
+const FILE_EXTENSION = fileExtension({
+  ...STRAPI_FILE_ATTRIBUTES,
+  credit: { type: 'string' },
+  license: { type: 'enumeration', enum: ['cc-by', 'cc0'], default: 'cc-by' },
+});
 
 async function writeExtension(root: string, plugin: string, name: string, schema: unknown): Promise<void> {
   const dir = join(root, 'src', 'extensions', plugin, 'content-types', name);
