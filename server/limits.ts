@@ -148,6 +148,8 @@ export const BACKUP_MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const BACKUP_MAX_SMALL_FILE_BYTES = 16 * 1024 * 1024;
 /** Export retries its snapshot when a media file its rows reference vanishes meanwhile (deleted by a running server). */
 export const BACKUP_EXPORT_ATTEMPTS = 5;
+/** Largest Strapi export the admin UI's "Import from Strapi" accepts as an upload (4 GB); the CLI reads any size. */
+export const STRAPI_ARCHIVE_UPLOAD_LIMIT = 4 * 1024 * 1024 * 1024;
 
 /** Bytes of serialised GET answers the response cache may hold. */
 export const RESPONSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
@@ -157,3 +159,9 @@ export const RESPONSE_CACHE_MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 export const CALLER_MEMO_TTL_MS = 1000;
 /** Distinct credentials remembered at once; past this the memo starts over. */
 export const CALLER_MEMO_MAX_ENTRIES = 1000;
+/** Largest WebSocket message a `strapi transfer` client may send (a push batch); larger closes the socket. */
+export const TRANSFER_MAX_MESSAGE_BYTES = 100 * 1024 * 1024;
+/** A pull batch of entities, links or configuration is sent once its JSON passes this size (Strapi's pull handler: 1 MB). */
+export const TRANSFER_BATCH_MAX_BYTES = 1024 * 1024;
+/** Bytes of a file per `stream` chunk of a pulled asset (a file read stream's default chunk). */
+export const TRANSFER_ASSET_CHUNK_BYTES = 64 * 1024;

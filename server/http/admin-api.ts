@@ -7,6 +7,7 @@ import { builderRoutes } from './admin-builder.js';
 import { contentManagerRoutes } from './admin-content.js';
 import { localeRoutes } from './admin-locales.js';
 import { mediaRoutes } from './admin-media.js';
+import { strapiArchiveRoutes } from './admin-strapi-archive.js';
 import { tokenRoutes } from './admin-tokens.js';
 import { sendError, sendJson } from './respond.js';
 
@@ -45,6 +46,7 @@ export function adminApi(services: Services, options: AdminApiOptions = {}): exp
   router.use(builderRoutes(services));
   router.use(contentManagerRoutes(services));
   router.use(mediaRoutes(services));
+  router.use(strapiArchiveRoutes(services));
   router.get('/information', (req, res) => {
     const { config } = services;
     sendJson(res, 200, {
