@@ -4,6 +4,7 @@ import { openDataDir } from './data-dir.js';
 import { getMeta } from './db/migrations.js';
 import { ListenError, startServer } from './index.js';
 import { TOKEN_TYPES, TokenInputError, type TokenType } from './auth/api-tokens.js';
+import { transferTokenCommand } from './transfer/cli.js';
 import { isWellFormedAction } from './auth/permissions.js';
 import { LocaleInputError } from './auth/locales.js';
 import { ensureDefaultRoles, findRoleByType } from './users/roles.js';
@@ -16,6 +17,7 @@ const USAGE = `Usage: hearth <command> [options]
 Commands:
   serve  [--data DIR] [--schemas DIR] [--host 127.0.0.1] [--port 1337] [--accept-schema-changes]
   token create --name NAME --type read-only|full-access|custom [--actions A,B,...] [--lifespan DAYS] [--description TEXT] [--data DIR]
+  token create --type transfer --access push|pull|full --name NAME [--data DIR]
   permissions grant --role public|authenticated|ROLE_TYPE --actions A,B,... [--data DIR] [--schemas DIR]
   locale add --code CODE [--name NAME] [--default] [--data DIR]
   admin create --email E --password P [--firstname F] [--lastname L] [--data DIR]
@@ -64,6 +66,7 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
 }
 
 async function tokenCreate(parsed: Parsed, io: Io): Promise<number> {
+  if (text(parsed, 'type') === 'transfer') return transferTokenCommand(parsed, io);
   only(parsed, ['name', 'type', 'actions', 'lifespan', 'description', 'data']);
   const name = required(parsed, 'name');
   const type = required(parsed, 'type');

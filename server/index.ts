@@ -5,6 +5,7 @@ import { adminSessionStrategy, createAdminServices } from './admin/admin.js';
 import { adminUiDirOf, packageInfo } from './admin/package-info.js';
 import { createSchemaController } from './admin/schema-controller.js';
 import { createApp } from './app.js';
+import { attachTransfer } from './transfer/upgrade.js';
 import { createIndexAdvisor } from './documents/index-advice.js';
 import { createCallerMemo } from './auth/caller-memo.js';
 import { cacheFront } from './http/cache-front.js';
@@ -214,6 +215,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   };
   const server = createServer(cacheFront(services, createApp(services)));
   server.on('clientError', answerClientError);
+  const transfer = attachTransfer(server, services, dir.secrets);
   const tracked = track(server);
   let port: number;
   try {
@@ -237,6 +239,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     services,
     close() {
       closing ??= (async () => {
+        transfer.close();
         await gracefulClose(server, tracked);
         clearInterval(optimizer);
         watch.close();
