@@ -31,6 +31,14 @@ export interface ApiClient {
   upload(request: UploadRequest): Promise<unknown>;
   /** Sends a multipart form without a file (file info updates). */
   sendForm(path: string, form: FormData): Promise<unknown>;
+  /** GETs a file with the session (a download): its bytes and the name its Content-Disposition gives. */
+  download(path: string, query?: Readonly<Record<string, QueryValue>>): Promise<{ readonly blob: Blob; readonly fileName: string | null }>;
+}
+
+/** The file name of a `Content-Disposition: attachment; filename=...` header (quoted or not). */
+function dispositionName(header: string | null): string | null {
+  const match = header === null ? null : /filename=(?:"([^"]+)"|([^;\s]+))/.exec(header);
+  return match?.[1] ?? match?.[2] ?? null;
 }
 
 /** Where an upload goes: a replace or a plain upload through the content API, or the admin's into a folder. */
@@ -124,5 +132,16 @@ export function createClient(deps: ClientDeps): ApiClient {
     del: (path, query) => request('DELETE', path, query ? { query } : {}),
     upload,
     sendForm: (path, form) => send('POST', path, form, new Headers({ Accept: 'application/json' })),
+    async download(path, query) {
+      const headers = new Headers();
+      const token = deps.getToken();
+      if (token) headers.set('Authorization', `Bearer ${token}`);
+      const response = await fetch(`${path}${toQueryString(query ?? {})}`, { headers });
+      if (!response.ok) {
+        if (response.status === 401 && token) deps.onUnauthorized();
+        throw errorFromBody(response.status, await readJson(response), response.statusText);
+      }
+      return { blob: await response.blob(), fileName: dispositionName(response.headers.get('Content-Disposition')) };
+    },
   };
 }

@@ -2,8 +2,9 @@ import { PageHeader } from '../../components/feedback';
 import { InformationSection } from './information-section';
 import { LocalesSection } from './locales-section';
 import { RolePermissionsSection } from './role-permissions-section';
+import { StrapiArchiveSection } from './strapi-archive-section';
 
-/** Settings: the server, locales, and what the public (no token) may do. */
+/** Settings: the server, locales, what the public (no token) may do, and Strapi archives in and out. */
 export function SettingsScreen() {
   return (
     <div className="screen">
@@ -11,6 +12,7 @@ export function SettingsScreen() {
       <InformationSection />
       <LocalesSection />
       <RolePermissionsSection />
+      <StrapiArchiveSection />
     </div>
   );
 }
