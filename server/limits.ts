@@ -150,6 +150,8 @@ export const BACKUP_MAX_SMALL_FILE_BYTES = 16 * 1024 * 1024;
 export const BACKUP_EXPORT_ATTEMPTS = 5;
 /** Largest Strapi export the admin UI's "Import from Strapi" accepts as an upload (4 GB); the CLI reads any size. */
 export const STRAPI_ARCHIVE_UPLOAD_LIMIT = 4 * 1024 * 1024 * 1024;
+/** An inspected Strapi archive is kept in `<data>/tmp/strapi-archive` this long (a day) unless discarded; the next inspect removes older ones. */
+export const STRAPI_ARCHIVE_KEEP_MS = 24 * 60 * 60 * 1000;
 
 /** Bytes of serialised GET answers the response cache may hold. */
 export const RESPONSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;

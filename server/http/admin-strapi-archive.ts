@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import express from 'express';
 import { AppError, notFound, validationError } from '../errors/app-error.js';
-import { STRAPI_ARCHIVE_UPLOAD_LIMIT } from '../limits.js';
+import { STRAPI_ARCHIVE_KEEP_MS, STRAPI_ARCHIVE_UPLOAD_LIMIT } from '../limits.js';
 import type { Services } from '../services.js';
 import { exportStrapiArchive } from '../strapi-archive/export.js';
 import { inspectStrapiArchive } from '../strapi-archive/inspect.js';
@@ -55,8 +55,18 @@ export function strapiArchiveRoutes(services: Services): express.Router {
     return { dir, file: join(dir, name), fileName };
   }
 
+  /** Removes uploads (and exports) left behind longer than STRAPI_ARCHIVE_KEEP_MS: a screen closed without Discard. */
+  async function sweep(): Promise<void> {
+    const now = services.now().getTime();
+    for (const name of await readdir(root).catch(() => [] as string[])) {
+      const info = await stat(join(root, name)).catch(() => null);
+      if (info !== null && now - info.mtimeMs > STRAPI_ARCHIVE_KEEP_MS) await rm(join(root, name), { recursive: true, force: true });
+    }
+  }
+
   router.post('/strapi-archive/inspect', async (req, res) => {
     await mkdir(root, { recursive: true });
+    await sweep();
     const form = await readUploadForm(req, res, { tmpRoot: root, sizeLimit: STRAPI_ARCHIVE_UPLOAD_LIMIT });
     let kept = false;
     try {

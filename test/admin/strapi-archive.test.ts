@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { collection, expectJson, writeProject } from '../helpers/project.js';
-import { adminRequest, registerOwner, UNAUTHORIZED } from './helpers.js';
+import { adminRequest, OWNER, registerOwner, UNAUTHORIZED } from './helpers.js';
 
 const EXPORT = resolve(import.meta.dirname, '../fixtures/strapi/export');
 const TAR_GZ = join(EXPORT, 'export-example.tar.gz');
@@ -115,6 +115,29 @@ describe('the admin API for Strapi archives', () => {
     expect(wrong.error.message).toMatch(/wrong key/);
     const keyless = await expectJson<ErrorBody>(await inspect(encrypted, 'hearth-strapi-export.tar.gz.enc'), 400);
     expect(keyless.error.message).toMatch(/encrypted/);
+  });
+
+  it('removes an inspected archive left longer than a day when the next one is inspected', async () => {
+    let clock = Date.now();
+    const schemas = await writeProject({ types: { post: collection('post', 'posts', { title: { type: 'string' } }) } });
+    const own = await startTestServer({ schemas, now: () => new Date(clock) });
+    try {
+      let request = adminRequest(own, await registerOwner(own));
+      const send = async () => (await expectJson<{ data: Inspection }>(await request('/admin/api/strapi-archive/inspect', { method: 'POST', body: form(await readFile(TAR_GZ), 'e.tar.gz') }), 200)).data.id;
+      const old = await send();
+      const recent = await send();
+      await expectJson(await request('/admin/api/strapi-archive/import', { method: 'POST', json: { id: old } }), 409);
+      clock += 25 * 60 * 60 * 1000;
+      // The session has expired meanwhile: log in again.
+      const login = await expectJson<{ data: { token: string } }>(await own.request('/admin/api/login', { method: 'POST', json: { email: OWNER.email, password: OWNER.password } }), 200);
+      request = adminRequest(own, login.data.token);
+      const fresh = await send();
+      await expectJson(await request('/admin/api/strapi-archive/import', { method: 'POST', json: { id: old } }), 404);
+      await expectJson(await request('/admin/api/strapi-archive/import', { method: 'POST', json: { id: recent } }), 404);
+      await expectJson(await request('/admin/api/strapi-archive/import', { method: 'POST', json: { id: fresh } }), 409);
+    } finally {
+      await own.close();
+    }
   });
 
   it('needs an admin session', async () => {
