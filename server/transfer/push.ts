@@ -1,16 +1,114 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { newDocumentId } from '../documents/store.js';
 import type { Services } from '../services.js';
-import { metadata, TransferError, type Channel, type Provider } from './protocol.js';
+import { STRAPI_ARCHIVE_VERSION } from '../strapi-archive/export.js';
+import { stageWriter, type StageWriter } from '../strapi-archive/jsonl-out.js';
+import { schemaLines } from '../strapi-archive/schemas-out.js';
+import { applyPush } from './apply.js';
+import { isRecord, isStage, metadata, TransferError, type Channel, type Provider, type TransferStage } from './protocol.js';
 import { schemasByUid } from './schemas.js';
 
-const ORIGIN = 'local-destination-provider';
-
 /**
- * The push side (`strapi transfer --to`): Hearth is the destination. It answers the checks the
- * client runs before any data (metadata, schemas), then refuses to start: writing a push into a
- * running server's data is not done yet, and nothing has been changed when it says so.
+ * The push side (`strapi transfer --to`): Hearth is the destination. The pushed stages are the
+ * lines of a Strapi archive, so they are written as one (an unpacked `--format dir` tree, with
+ * Hearth's own schemas, which the client has just checked against its own); at `close` the
+ * colleague's archive importer builds a data dir from it and its content replaces the server's
+ * in one transaction (apply.ts). Until then nothing of the server's content has changed.
  */
+
+const ORIGIN = 'local-destination-provider';
+/** An asset's file name: a hash and an extension, nothing a path could be made of. */
+const SAFE_ASSET = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+
+interface Stats {
+  started: number;
+  finished: number;
+}
+
+interface AssetInFlight {
+  readonly filename: string;
+  readonly metadata: unknown;
+  readonly chunks: Buffer[];
+}
+
+/** A `stream` chunk's bytes: base64 text (assetEncoding base64), or a JSON-serialised Buffer. */
+function bytesOf(item: Record<string, unknown>): Buffer {
+  const { data } = item;
+  if (typeof data === 'string') return Buffer.from(data, item.encoding === 'base64' ? 'base64' : 'utf8');
+  if (isRecord(data) && data.type === 'Buffer' && Array.isArray(data.data)) return Buffer.from(data.data as number[]);
+  throw new TransferError('ProviderTransferError', 'an asset chunk holds no bytes');
+}
+
+/** The push destination of one transfer. */
 export function createPushDestination(deps: { services: Services; channel: Channel; options: unknown }): Provider {
   const { services, channel } = deps;
+  let work: string | null = null;
+  const writers = new Map<TransferStage, StageWriter>();
+  const stats = new Map<TransferStage, Stats>();
+  const assets = new Map<string, AssetInFlight>();
+  const tree = () => {
+    if (work === null) throw new TransferError('ProviderTransferError', 'beforeTransfer must come before the stages');
+    return join(work, 'tree');
+  };
+
+  async function beforeTransfer(): Promise<null> {
+    if (services.database.kind !== 'sqlite') throw new TransferError('ProviderTransferError', 'Hearth accepts a pushed transfer on SQLite only for now; import a Strapi export with hearth import --from-strapi instead');
+    work ??= await mkdtemp(join(tmpdir(), 'hearth-transfer-push-'));
+    const schemas = stageWriter(tree(), 'schemas');
+    for (const line of schemaLines(services.registry())) await schemas.write(line);
+    await schemas.end();
+    await mkdir(join(tree(), 'assets', 'uploads'), { recursive: true });
+    await mkdir(join(tree(), 'assets', 'metadata'), { recursive: true });
+    return null;
+  }
+
+  async function streamAssets(items: readonly unknown[], counted: Stats): Promise<void> {
+    for (const item of items) {
+      if (!isRecord(item) || typeof item.assetID !== 'string') throw new TransferError('ProviderTransferError', 'an asset chunk needs an action and an assetID');
+      if (item.action === 'start') {
+        const data = isRecord(item.data) ? item.data : {};
+        const filename = String(data.filename ?? '');
+        if (!SAFE_ASSET.test(filename)) throw new TransferError('ProviderTransferError', `unusable asset file name ${JSON.stringify(filename)}`);
+        assets.set(item.assetID, { filename, metadata: data.metadata ?? null, chunks: [] });
+        counted.started++;
+        continue;
+      }
+      const asset = assets.get(item.assetID);
+      if (asset === undefined) throw new TransferError('ProviderTransferError', `asset ${item.assetID} was not started`);
+      if (item.action === 'stream') asset.chunks.push(bytesOf(item));
+      else if (item.action === 'end') {
+        await writeFile(join(tree(), 'assets', 'uploads', asset.filename), Buffer.concat(asset.chunks));
+        await writeFile(join(tree(), 'assets', 'metadata', `${asset.filename}.json`), JSON.stringify(asset.metadata));
+        assets.delete(item.assetID);
+        counted.finished++;
+      }
+    }
+  }
+
+  async function streamLines(stage: TransferStage, items: readonly unknown[], counted: Stats): Promise<void> {
+    const writer = writers.get(stage);
+    if (writer === undefined) throw new TransferError('ProviderTransferError', `You need to initialize the transfer stage (${stage}) before starting to stream data`);
+    for (const item of items) {
+      counted.started++;
+      // A pushed entity may come without its documentId: each such row becomes a document of its own.
+      const line = stage === 'entities' && isRecord(item) && isRecord(item.data) && typeof item.data.documentId !== 'string' ? { ...item, data: { ...item.data, documentId: newDocumentId() } } : item;
+      await writer.write(line);
+      counted.finished++;
+    }
+  }
+
+  async function close(): Promise<null> {
+    if (work === null) return null;
+    for (const writer of writers.values()) await writer.end();
+    writers.clear();
+    await writeFile(join(tree(), 'metadata.json'), JSON.stringify({ createdAt: services.now().toISOString(), strapi: { version: STRAPI_ARCHIVE_VERSION } }));
+    await channel.diagnostic('restoring the pushed content', ORIGIN);
+    await applyPush({ services, tree: tree(), work });
+    return null;
+  }
+
   return {
     async action(action) {
       switch (action) {
@@ -23,18 +121,38 @@ export function createPushDestination(deps: { services: Services; channel: Chann
         case 'getSchemas':
           await channel.diagnostic('getting schema', ORIGIN);
           return schemasByUid(services.registry());
+        case 'beforeTransfer':
+          return beforeTransfer();
         case 'close':
+          return close();
         case 'rollback':
           return null;
-        case 'beforeTransfer':
-          throw new TransferError('ProviderTransferError', 'Hearth does not accept pushed content yet: import a Strapi export with hearth import --from-strapi instead');
         default:
           throw new TransferError('ProviderTransferError', `Invalid action provided: "${action}"`, { action });
       }
     },
-    async step() {
-      throw new TransferError('ProviderTransferError', 'Invalid Transfer Process');
+    async step(action, step, data) {
+      if (!isStage(step)) throw new TransferError('ProviderTransferError', `Invalid stage (${step}) provided for the current flow`);
+      const counted = stats.get(step) ?? { started: 0, finished: 0 };
+      if (action === 'start') {
+        await channel.diagnostic(`creating ${step} write stream`, ORIGIN);
+        if (step !== 'assets') writers.set(step, stageWriter(tree(), step));
+        else tree();
+        stats.set(step, { started: 0, finished: 0 });
+        return { ok: true };
+      }
+      if (action === 'stream') {
+        if (!Array.isArray(data)) throw new TransferError('ProviderTransferError', `a ${step} stream message needs a data array`);
+        if (step === 'assets') await streamAssets(data, counted);
+        else await streamLines(step, data, counted);
+        return null;
+      }
+      if (action === 'end') return { ok: true, stats: counted };
+      throw new TransferError('ProviderTransferError', `Invalid action provided: "${action}"`);
     },
-    async dispose() {},
+    async dispose() {
+      if (work !== null) await rm(work, { recursive: true, force: true });
+      work = null;
+    },
   };
 }
