@@ -106,3 +106,28 @@ describe('push: the recorded client messages replayed with the whole archive', (
     expect(Buffer.from(await media.arrayBuffer()).equals(await readFile(join(STRAPI_DIR, 'assets', 'uploads', String(first))))).toBe(true);
   });
 });
+
+describe('push: all or nothing', () => {
+  it('a pushed entity of a type not in the schemas fails close with the line, and the content stays', async () => {
+    const server = await startTestServer({ database: 'sqlite' });
+    try {
+      const api = await server.token('full-access');
+      expect((await server.request('/api/tags', { method: 'POST', token: api, json: { data: { label: 'kept' } } })).status).toBe(201);
+      const client = await connect(server.url, 'push', await transferToken(server.dataDir, 'push'));
+      const init = await client.request({ type: 'command', command: 'init', params: { transfer: 'push', options: { strategy: 'restore' } } });
+      const { transferID } = init.data as { transferID: string };
+      const send = (message: Record<string, unknown>) => client.request({ type: 'transfer', transferID, ...message });
+      for (const action of ['bootstrap', 'beforeTransfer']) expect((await send({ kind: 'action', action })).error).toBeNull();
+      await send({ kind: 'step', action: 'start', step: 'entities' });
+      await send({ kind: 'step', action: 'stream', step: 'entities', data: [{ type: 'api::nope.nope', id: 1, data: { name: 'x' } }] });
+      await send({ kind: 'step', action: 'end', step: 'entities' });
+      const close = await send({ kind: 'action', action: 'close' });
+      expect(close.error).toEqual({ code: 'Error', message: "invalid Strapi archive: entities/entities_00001.jsonl:1: entity of type api::nope.nope, which is not in the archive's schemas", details: {} });
+      client.ws.close();
+      const tags = (await (await server.request('/api/tags?status=draft', { token: api })).json()) as { data: { label: string }[] };
+      expect(tags.data.map((t) => t.label)).toEqual(['kept']);
+    } finally {
+      await server.close();
+    }
+  });
+});
