@@ -74,8 +74,8 @@ export function createTransferTokenService(deps: { database: Database; salt: str
       return { token: toToken(row), accessKey };
     },
 
-    /** The token a presented plaintext is, if it grants `permission`; null otherwise. */
-    async verify(accessKey: string, permission: TransferPermission): Promise<TransferToken | null> {
+    /** The token a presented plaintext is; null when it is none. */
+    async verify(accessKey: string): Promise<TransferToken | null> {
       await table();
       const hash = keyed(accessKey);
       const row = await db.selectFrom(TABLE).selectAll().where('access_key_hash', '=', hash).executeTakeFirst();
@@ -84,7 +84,6 @@ export function createTransferTokenService(deps: { database: Database; salt: str
       const presented = Buffer.from(hash, 'hex');
       if (stored.length !== presented.length || !timingSafeEqual(stored, presented)) return null;
       const token = toToken(row);
-      if (!token.permissions.includes(permission)) return null;
       await db.updateTable(TABLE).set({ last_used_at: now().toISOString() }).where('id', '=', token.id).execute();
       return token;
     },

@@ -57,8 +57,10 @@ export function attachTransfer(server: Server, services: Services, secrets: { ap
     const kind = path.startsWith(PREFIX) ? path.slice(PREFIX.length) : null;
     if (kind !== 'push' && kind !== 'pull') return refuse(socket, 404, 'NotFoundError', 'Not Found');
     const key = bearerOf(req);
-    const token = key === null ? null : await tokens.verify(key, kind satisfies TransferPermission);
+    const token = key === null ? null : await tokens.verify(key);
     if (token === null) return refuse(socket, 401, 'UnauthorizedError', 'Missing or invalid credentials');
+    // A token without this direction is known but not allowed: Strapi's verify throws ForbiddenError.
+    if (!token.permissions.includes(kind satisfies TransferPermission)) return refuse(socket, 403, 'ForbiddenError', 'Forbidden');
     wss.handleUpgrade(req, socket, head, (ws) => runSession({ ws, kind, services, lock }));
   };
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {

@@ -28,6 +28,7 @@ afterAll(async () => {
   await server?.close();
 });
 
+const FORBIDDEN = { data: null, error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} } };
 const UNAUTHORIZED = { data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials', details: {} } };
 
 describe('the upgrade', () => {
@@ -35,8 +36,8 @@ describe('the upgrade', () => {
     ['a wrong token', 'pull', 'not-a-token', {}, 401, UNAUTHORIZED],
     ['no token', 'push', '', {}, 401, UNAUTHORIZED],
     ['an API token', 'pull', 'api', {}, 401, UNAUTHORIZED],
-    ['a pull token on push', 'push', 'pull', {}, 401, UNAUTHORIZED],
-    ['a push token on pull', 'pull', 'push', {}, 401, UNAUTHORIZED],
+    ['a pull token on push', 'push', 'pull', {}, 403, FORBIDDEN],
+    ['a push token on pull', 'pull', 'push', {}, 403, FORBIDDEN],
     ['another method', 'sideways', 'full', {}, 404, { data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } }],
     ['a foreign Host', 'pull', 'full', { Host: 'evil.example:1337' }, 403, { data: null, error: { status: 403, name: 'ForbiddenError', message: 'Host not allowed', details: {} } }],
     ['a page on another origin', 'pull', 'full', { Origin: 'http://evil.example' }, 403, { data: null, error: { status: 403, name: 'ForbiddenError', message: 'Origin not allowed', details: {} } }],
