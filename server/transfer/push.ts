@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newDocumentId } from '../documents/store.js';
@@ -30,7 +30,6 @@ interface Stats {
 interface AssetInFlight {
   readonly filename: string;
   readonly metadata: unknown;
-  readonly chunks: Buffer[];
 }
 
 /** A `stream` chunk's bytes: base64 text (assetEncoding base64), or a JSON-serialised Buffer. */
@@ -71,15 +70,18 @@ export function createPushDestination(deps: { services: Services; channel: Chann
         const data = isRecord(item.data) ? item.data : {};
         const filename = String(data.filename ?? '');
         if (!SAFE_ASSET.test(filename)) throw new TransferError('ProviderTransferError', `unusable asset file name ${JSON.stringify(filename)}`);
-        assets.set(item.assetID, { filename, metadata: data.metadata ?? null, chunks: [] });
+        // Bytes go to disk as they come: a large file is never held in memory whole.
+        await writeFile(join(tree(), 'assets', 'uploads', filename), '', { flag: 'wx' }).catch(() => {
+          throw new TransferError('ProviderTransferError', `asset ${filename} was sent twice`);
+        });
+        assets.set(item.assetID, { filename, metadata: data.metadata ?? null });
         counted.started++;
         continue;
       }
       const asset = assets.get(item.assetID);
       if (asset === undefined) throw new TransferError('ProviderTransferError', `asset ${item.assetID} was not started`);
-      if (item.action === 'stream') asset.chunks.push(bytesOf(item));
+      if (item.action === 'stream') await appendFile(join(tree(), 'assets', 'uploads', asset.filename), bytesOf(item));
       else if (item.action === 'end') {
-        await writeFile(join(tree(), 'assets', 'uploads', asset.filename), Buffer.concat(asset.chunks));
         await writeFile(join(tree(), 'assets', 'metadata', `${asset.filename}.json`), JSON.stringify(asset.metadata));
         assets.delete(item.assetID);
         counted.finished++;
