@@ -1,13 +1,10 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writePngBomb } from '../../bench/lib/png-bomb.js';
-import { FIXTURE_PROJECT } from '../helpers/server.js';
 import type { FileObject } from './helpers.js';
+import { serveForMemory, withPeakRss, type ServedHearth } from './served.js';
 
 /**
  * Decompression bombs sent to a real `hearth serve` child process (the compiled CLI, as users run
@@ -17,66 +14,31 @@ import type { FileObject } from './helpers.js';
  */
 
 const MAX_RSS = 300 * 1024 * 1024;
-const BIN = resolve(import.meta.dirname, '../../bin/hearth.js');
 
 let work: string;
-let child: ChildProcess;
-let base: string;
-let token: string;
+let served: ServedHearth;
 let bomb: Buffer;
 let large: Buffer;
-
-/** VmRSS of a process, in bytes (Linux /proc). */
-const rssOf = (pid: number): number => {
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kb) * 1024;
-};
 
 async function upload(bytes: Buffer, filename: string): Promise<{ status: number; notices: string | null; files: FileObject[] }> {
   const body = new FormData();
   body.append('files', new Blob([bytes], { type: 'image/png' }), filename);
-  const res = await fetch(`${base}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body });
+  const res = await fetch(`${served.base}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${served.token}` }, body });
   const text = await res.text();
   if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${text}`);
   return { status: res.status, notices: res.headers.get('hearth-notice'), files: JSON.parse(text) as FileObject[] };
 }
 
 /** Runs uploads while sampling the server's RSS every 10 ms; resolves with their results and the peak. */
-async function measured<T>(work: () => Promise<T>): Promise<{ result: T; peak: number }> {
-  const pid = child.pid ?? 0;
-  let peak = rssOf(pid);
-  const timer = setInterval(() => {
-    peak = Math.max(peak, rssOf(pid));
-  }, 10);
-  try {
-    const result = await work();
-    return { result, peak: Math.max(peak, rssOf(pid)) };
-  } finally {
-    clearInterval(timer);
-  }
-}
+const measured = <T>(work: () => Promise<T>) => withPeakRss(served.pid, 10, work);
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'hearth-bombs-'));
   const dataDir = join(work, 'data');
-  const env: NodeJS.ProcessEnv = { ...process.env, HEARTH_DATA: dataDir };
-  delete env.UPLOAD_MAX_IMAGE_PIXELS;
-  const created = await promisify(execFile)(process.execPath, [BIN, 'token', 'create', '--name', 'bombs', '--type', 'full-access', '--data', dataDir], { env });
-  token = created.stdout.trim();
-  child = spawn(process.execPath, [BIN, 'serve', '--data', dataDir, '--schemas', FIXTURE_PROJECT, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  base = await new Promise<string>((ready, fail) => {
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /Hearth listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) ready(m[1]);
-    });
-    child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-    child.on('exit', (code) => fail(new Error(`hearth serve exited with ${code}: ${err}`)));
-  });
+  // The default pixel limit, whatever the environment running the tests says.
+  served = await serveForMemory(dataDir, { HEARTH_DATA: dataDir, UPLOAD_MAX_IMAGE_PIXELS: undefined });
   await writePngBomb(join(work, 'bomb.png'), 16000, 16000);
   await writePngBomb(join(work, 'large.png'), 9000, 9000);
   bomb = await readFile(join(work, 'bomb.png'));
@@ -85,11 +47,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await served?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -100,8 +58,8 @@ describe('image decompression bombs sent to `hearth serve`', () => {
     const [file] = result.files;
     expect(file).toMatchObject({ name: 'bomb.png', mime: 'image/png', ext: '.png', width: 16000, height: 16000, formats: null, size: Math.round(bomb.length / 10) / 100 });
     expect(result.notices).toBe('files[0] 16000x16000 is over UPLOAD_MAX_IMAGE_PIXELS (100000000): stored as received, without formats');
-    const served = await fetch(`${base}${file?.url}`);
-    expect(Buffer.from(await served.arrayBuffer()).equals(bomb)).toBe(true);
+    const stored = await fetch(`${served.base}${file?.url}`);
+    expect(Buffer.from(await stored.arrayBuffer()).equals(bomb)).toBe(true);
     expect(peak).toBeLessThan(MAX_RSS);
   }, 120_000);
 

@@ -1,16 +1,14 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_PROJECT } from '../helpers/server.js';
 import { STRAPI_FIXTURES_DIR } from '../helpers/transcripts.js';
 import { filesUnder } from './helpers.js';
+import { serveForMemory, withPeakRss, type ServedHearth } from './served.js';
 
 /**
  * Uploads are streamed, never buffered: a 300 MB file sent to a real `hearth serve` child process
@@ -21,21 +19,12 @@ import { filesUnder } from './helpers.js';
 
 const LIMIT = 300 * 1024 * 1024;
 const MAX_RSS_GROWTH = 64 * 1024 * 1024;
-const BIN = resolve(import.meta.dirname, '../../bin/hearth.js');
 const BOUNDARY = '----hearth-stream-test';
 
 let work: string;
 let dataDir: string;
 let bigFile: string;
-let child: ChildProcess;
-let base: string;
-let token: string;
-
-/** VmRSS of a process, in bytes (Linux /proc). */
-const rssOf = (pid: number): number => {
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kb) * 1024;
-};
+let served: ServedHearth;
 
 async function generate(path: string, size: number): Promise<void> {
   const chunk = randomBytes(1024 * 1024);
@@ -49,7 +38,7 @@ async function generate(path: string, size: number): Promise<void> {
 function streamUpload(path: string, size: number, extra: Buffer): Promise<{ status: number; body: string }> {
   const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
-  const url = new URL('/api/upload', base);
+  const url = new URL('/api/upload', served.base);
   return new Promise((done, fail) => {
     const req = request(
       {
@@ -58,7 +47,7 @@ function streamUpload(path: string, size: number, extra: Buffer): Promise<{ stat
         path: url.pathname,
         method: 'POST',
         headers: {
-          Authorization: `Bearer ${token}`,
+          Authorization: `Bearer ${served.token}`,
           'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
           'Content-Length': head.length + size + extra.length + tail.length,
         },
@@ -81,40 +70,15 @@ function streamUpload(path: string, size: number, extra: Buffer): Promise<{ stat
 
 /** Runs an upload while sampling the server's RSS; resolves with the response and the peak growth. */
 async function measured(path: string, size: number, extra: Buffer) {
-  const pid = child.pid ?? 0;
-  const baseline = rssOf(pid);
-  let peak = baseline;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, rssOf(pid));
-  }, 25);
-  try {
-    const res = await streamUpload(path, size, extra);
-    peak = Math.max(peak, rssOf(pid));
-    return { res, baseline, peak, growth: peak - baseline };
-  } finally {
-    clearInterval(timer);
-  }
+  const { result: res, baseline, peak } = await withPeakRss(served.pid, 25, () => streamUpload(path, size, extra));
+  return { res, baseline, peak, growth: peak - baseline };
 }
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'hearth-stream-'));
   dataDir = join(work, 'data');
   bigFile = join(work, 'big.bin');
-  const env = { ...process.env, UPLOAD_SIZE_LIMIT: String(LIMIT), HEARTH_DATA: dataDir };
-  const created = await promisify(execFile)(process.execPath, [BIN, 'token', 'create', '--name', 'stream', '--type', 'full-access', '--data', dataDir], { env });
-  token = created.stdout.trim();
-  child = spawn(process.execPath, [BIN, 'serve', '--data', dataDir, '--schemas', FIXTURE_PROJECT, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  base = await new Promise<string>((ready, fail) => {
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /Hearth listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) ready(m[1]);
-    });
-    child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-    child.on('exit', (code) => fail(new Error(`hearth serve exited with ${code}: ${err}`)));
-  });
+  served = await serveForMemory(dataDir, { UPLOAD_SIZE_LIMIT: String(LIMIT), HEARTH_DATA: dataDir });
   await generate(bigFile, LIMIT);
   // Warm up: the first upload loads the multipart, sniffing and image code paths.
   const notes = join(STRAPI_FIXTURES_DIR, 'notes.txt');
@@ -123,11 +87,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await served?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -150,7 +110,7 @@ describe('streaming uploads to `hearth serve`', () => {
     expect(JSON.parse(res.body)).toEqual({ data: null, error: { status: 413, name: 'PayloadTooLargeError', message: 'FileTooBig', details: {} } });
     expect(await filesUnder(join(dataDir, 'uploads'))).toEqual(uploadsBefore);
     expect(await readdir(join(dataDir, 'tmp', 'uploads'))).toEqual([]);
-    const listed = await fetch(`${base}/api/upload/files?fields[0]=name`, { headers: { Authorization: `Bearer ${token}` } });
+    const listed = await fetch(`${served.base}/api/upload/files?fields[0]=name`, { headers: { Authorization: `Bearer ${served.token}` } });
     expect(((await listed.json()) as unknown[]).length).toBe(2);
     expect(growth).toBeLessThan(MAX_RSS_GROWTH);
   }, 180_000);
