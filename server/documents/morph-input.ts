@@ -1,5 +1,5 @@
 import { invalidKey, validationError } from '../errors/app-error.js';
-import { morphTableName, type MorphAttribute } from '../schema/morphs.js';
+import { isMorphTo, morphTableName } from '../schema/morphs.js';
 import type { Registry } from '../schema/registry.js';
 import type { Model } from '../schema/types.js';
 import { counterpart } from './clone.js';
@@ -29,7 +29,6 @@ export interface MorphInput {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isMorphTo = (m: MorphAttribute) => m.relation === 'morphToOne' || m.relation === 'morphToMany';
 
 /** Reads one element; null when it is not `{ __type, id | documentId }`. */
 function element(value: unknown): MorphRef | null {

@@ -1,5 +1,5 @@
 import { invalidKey, validationError } from '../errors/app-error.js';
-import { morphTableName, type MorphAttribute } from '../schema/morphs.js';
+import { isMorphTo, morphTableName, type MorphAttribute } from '../schema/morphs.js';
 import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type ContentTypeModel, type Model } from '../schema/types.js';
 import { counterpart } from './clone.js';
@@ -17,13 +17,11 @@ import type { WriteEnv, WriteScope } from './store.js';
  * `related` (an inverse side onto `plugin::upload.file`) is written by upload only.
  */
 
-const isInverse = (m: MorphAttribute): boolean => m.relation === 'morphOne' || m.relation === 'morphMany';
-
 /** The writable inverse sides of a model, with their target type and its morph-to attribute. */
 function inverseSides(registry: Registry, model: Model): { morph: MorphAttribute; target: ContentTypeModel; owner: MorphAttribute }[] {
   const out: { morph: MorphAttribute; target: ContentTypeModel; owner: MorphAttribute }[] = [];
   for (const morph of model.morphs?.values() ?? []) {
-    if (!isInverse(morph) || morph.target === undefined || morph.morphBy === undefined || morph.target === FILE_UID) continue;
+    if (isMorphTo(morph) || morph.target === undefined || morph.morphBy === undefined || morph.target === FILE_UID) continue;
     const target = registry.contentType(morph.target);
     const owner = target?.morphs?.get(morph.morphBy);
     if (target && owner) out.push({ morph, target, owner });

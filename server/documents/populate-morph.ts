@@ -3,7 +3,7 @@ import type { Row } from '../db/database.js';
 import { compileFilter } from '../compiler/where.js';
 import type { PopulateNode } from '../query/ast.js';
 import { plainNode, populateAll } from '../query/populate.js';
-import { morphTableName, type MorphAttribute } from '../schema/morphs.js';
+import { isMorphTo, morphTableName, type MorphAttribute } from '../schema/morphs.js';
 import { FILE_UID, type Model } from '../schema/types.js';
 import { attach, chunks, columnsFor, fieldsFor, linkedRows, populateItems, statusCondition, unique, type Item, type PopulateEnv } from './populate.js';
 import { serializeRow } from './serialize.js';
@@ -16,7 +16,7 @@ import { serializeRow } from './serialize.js';
  * An inverse side (`morphOne`, `morphMany`) reads its target's morph-to table like a relation.
  */
 export async function populateMorph(env: PopulateEnv, model: Model, parents: readonly Item[], morph: MorphAttribute, node: PopulateNode): Promise<void> {
-  if (morph.relation === 'morphToOne' || morph.relation === 'morphToMany') await populateMorphTo(env, model, parents, morph, node);
+  if (isMorphTo(morph)) await populateMorphTo(env, model, parents, morph, node);
   else await populateMorphInverse(env, model, parents, morph, node);
 }
 

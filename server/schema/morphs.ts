@@ -27,6 +27,9 @@ export interface MorphAttribute {
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Whether a morph relation is a morph-to side (it owns a `_mph` table); otherwise it is an inverse side. */
+export const isMorphTo = (m: MorphAttribute): boolean => m.relation === 'morphToOne' || m.relation === 'morphToMany';
+
 /** Whether a raw attribute is a morph relation (parse.ts leaves those to parseMorphs). */
 export const isMorphRaw = (raw: unknown): boolean =>
   isObject(raw) && raw.type === 'relation' && (MORPH_KINDS as readonly unknown[]).includes(raw.relation);
@@ -71,7 +74,7 @@ export function checkMorphs(model: Model, byUid: ReadonlyMap<string, Model>, fil
     if (!target) throw new SchemaError(`${at}: relation target "${morph.target}" is not a known content type`);
     const other = target.morphs?.get(morph.morphBy);
     const isFilesRelated = target.uid === fileUid && morph.morphBy === 'related';
-    if (!isFilesRelated && (other === undefined || (other.relation !== 'morphToOne' && other.relation !== 'morphToMany'))) {
+    if (!isFilesRelated && (other === undefined || !isMorphTo(other))) {
       throw new SchemaError(`${at}: "${target.uid}" has no morphToOne or morphToMany relation "${morph.morphBy}"`);
     }
   }
