@@ -20,9 +20,6 @@ export interface ProjectCode {
   itemsFor(uid: string): ProjectCodeItem[];
 }
 
-/** A project with no code Hearth reads. */
-export const NO_PROJECT_CODE: ProjectCode = { items: [], routeQuery: (_u, _a, q) => q, itemsFor: () => [] };
-
 /** One line of the start-up listing. */
 export const describeItem = (i: ProjectCodeItem): string => `project code: ${i.file}: ${i.message}`;
 
