@@ -124,30 +124,22 @@ async function readHeader(sharp: SharpFactory, path: string): Promise<ImageHeade
 function steps(sharp: SharpFactory, maxPixels: number, dir: string) {
   const open = (path: string, sequentialRead = false): Sharp => sharp(path, { limitInputPixels: maxPixels, failOn: 'error', sequentialRead });
 
-  /** Re-encodes at quality 80; the output is kept only when it is not larger than the input. */
-  async function optimize(path: string, format: OptimizedFormat, size: number): Promise<{ path: string; size: number }> {
-    const out = tempName(dir, 'optimized');
-    const info = await open(path)[format]({ quality: OPTIMIZE_QUALITY }).toFile(out);
-    return keptIfSmaller(path, size, out, info.size);
-  }
-
   /**
-   * The same re-encode for a JPEG too large to hold in memory: line by line, with libjpeg's
+   * Re-encodes at quality 80; the output is kept only when it is not larger than the input. A JPEG
+   * too large to hold in memory (`sequentialRead`) is re-encoded line by line, with libjpeg's
    * standard Huffman tables (optimised ones need every coefficient of the image in memory first;
    * the file comes out about 5% larger than Strapi's).
    */
-  async function optimizeStreamed(path: string, size: number): Promise<{ path: string; size: number }> {
+  async function optimize(path: string, format: OptimizedFormat, size: number, sequentialRead = false): Promise<{ path: string; size: number }> {
     const out = tempName(dir, 'optimized');
-    const info = await open(path, true).jpeg({ quality: OPTIMIZE_QUALITY, optimiseCoding: false }).toFile(out);
-    return keptIfSmaller(path, size, out, info.size);
-  }
-
-  async function keptIfSmaller(path: string, size: number, out: string, outSize: number): Promise<{ path: string; size: number }> {
-    if (outSize > size) {
+    const image = open(path, sequentialRead);
+    const encoded = sequentialRead ? image.jpeg({ quality: OPTIMIZE_QUALITY, optimiseCoding: false }) : image[format]({ quality: OPTIMIZE_QUALITY });
+    const info = await encoded.toFile(out);
+    if (info.size > size) {
       await rm(out, { force: true });
       return { path, size };
     }
-    return { path: out, size: outSize };
+    return { path: out, size: info.size };
   }
 
   /** Fits the image inside `box`, or with `fit: 'fill'` gives it exactly that size. */
@@ -157,7 +149,7 @@ function steps(sharp: SharpFactory, maxPixels: number, dir: string) {
     return { key, tempPath: out, width: info.width, height: info.height, sizeInBytes: info.size };
   }
 
-  return { open, optimize, optimizeStreamed, resize };
+  return { open, optimize, resize };
 }
 
 /** Strapi's processing: a full decode as a validity check, the quality-80 re-encode, then the formats. */
@@ -178,19 +170,19 @@ async function processFully(sharp: SharpFactory, header: ImageHeader, path: stri
 
 /**
  * An image too large to hold in memory: decoded line by line only. A JPEG is re-encoded that way
- * (optimizeStreamed); a PNG or WebP is kept as received (their encoders need the whole image). The
+ * (optimize, line by line); a PNG or WebP is kept as received (their encoders need the whole image). The
  * image is decoded once into its largest format, the smaller ones are resized from that. A decoding
  * error on the way (a truncated file) is still a 400.
  */
 async function processStreamed(sharp: SharpFactory, header: ImageHeader, path: string, dir: string, maxPixels: number): Promise<ProcessedImage> {
-  const { optimizeStreamed, resize } = steps(sharp, maxPixels, dir);
+  const { optimize, resize } = steps(sharp, maxPixels, dir);
   const boxes = variantBoxes(header.format, header.width, header.height);
   const largest = boxes.reduce<(typeof boxes)[number] | undefined>((top, box) => (top === undefined || box[1].width > top[1].width ? box : top), undefined);
   const original = { path, size: (await stat(path)).size };
   let current = original;
   let source: ImageVariant | null = null;
   try {
-    if (header.format === 'jpeg') current = await optimizeStreamed(path, original.size);
+    if (header.format === 'jpeg') current = await optimize(path, 'jpeg', original.size, true);
     if (largest) source = await resize(current.path, largest[0], largest[1], true);
   } catch (err) {
     throw notAnImage(err);
