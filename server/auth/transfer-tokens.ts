@@ -35,7 +35,7 @@ function toToken(row: Row): TransferToken {
 }
 
 /** Creates the table when a data dir has none yet (both databases), as the migrations make API tokens'. */
-async function ensureTable(database: Database): Promise<void> {
+export async function ensureTransferTokenTable(database: Pick<Database, 'db' | 'kind'>): Promise<void> {
   const { db, kind } = database;
   const names = new Set((await db.introspection.getTables()).map((t) => t.name));
   if (names.has(TABLE)) return;
@@ -57,7 +57,7 @@ export function createTransferTokenService(deps: { database: Database; salt: str
   // Transfer tokens are hashed under their own derivation of the salt: an API token's hash never matches one.
   const keyed = (accessKey: string) => hashAccessKey(accessKey, `${salt}:transfer`);
   let ready: Promise<void> | null = null;
-  const table = () => (ready ??= ensureTable(database));
+  const table = () => (ready ??= ensureTransferTokenTable(database));
   return {
     /** Creates a token; the plaintext is returned this once. A taken name is refused. */
     async create(input: { name: string; access: TransferAccess }): Promise<{ token: TransferToken; accessKey: string }> {

@@ -84,7 +84,7 @@ async function buildDataDir(staging: Staging, options: StrapiImportOptions, stor
     const schemaUids = new Set(schemas.map((s) => s.uid));
     const defaultCode = await defaultLocaleOf(tree.dir);
     return await dir.database.db.transaction().execute(async (db) => {
-      if (staging.previous !== null) await keepAdminRows(staging.previous, db);
+      if (staging.previous !== null) await keepAdminRows(staging.previous, { db, kind: dir.database.kind });
       const assetNames = new Set(await readdir(join(tree.dir, 'assets', 'uploads')).catch(() => [] as string[]));
       const entities = await importEntities({ db, registry, dir: tree.dir, schemaUids, assets: assetNames, progress });
       progress(`entities: ${count(entities.counts)}${entities.skipped.size > 0 ? ` (skipped ${count(entities.skipped)} of ${[...entities.skipped.keys()].join(', ')})` : ''}`);

@@ -1,17 +1,19 @@
 import { access, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Database, Db } from '../db/database.js';
+import { ensureTransferTokenTable } from '../auth/transfer-tokens.js';
+import type { Database } from '../db/database.js';
 import { openPostgres } from '../db/postgres.js';
 import { openSqlite } from '../db/sqlite.js';
 
 /**
  * What an import from Strapi keeps of the data dir it replaces: what Strapi's archives never
  * hold (admin users, API tokens) stays, as `strapi import` leaves `admin::*` alone; and the
- * per-install secrets, so the kept tokens and sessions still verify.
+ * per-install secrets, so the kept tokens and sessions still verify. Transfer tokens are admin-side
+ * too (Strapi's `admin::transfer-token`), so they stay as well.
  */
 
 /** Tables carried over from the replaced data dir, parents first. */
-const KEPT_TABLES = ['hearth_admin_users', 'hearth_api_tokens'] as const;
+const KEPT_TABLES = ['hearth_admin_users', 'hearth_api_tokens', 'hearth_transfer_tokens'] as const;
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 
@@ -42,14 +44,16 @@ export async function keepSecrets(from: string, to: string): Promise<void> {
   if (await exists(join(from, 'secrets.json'))) await copyFile(join(from, 'secrets.json'), join(to, 'secrets.json'));
 }
 
-/** Copies the kept tables' rows from the replaced database into the staged one. */
-export async function keepAdminRows(from: Database, into: Db): Promise<number> {
+/** Copies the kept tables' rows from the replaced database into the staged one (`into.db` may be its transaction). */
+export async function keepAdminRows(from: Database, into: Pick<Database, 'db' | 'kind'>): Promise<number> {
   const names = new Set((await from.db.introspection.getTables()).map((t) => t.name));
+  // The transfer-token table is made on first use: the staged database has none yet.
+  if (names.has('hearth_transfer_tokens')) await ensureTransferTokenTable(into);
   let rows = 0;
   for (const table of KEPT_TABLES) {
     if (!names.has(table)) continue;
     for (const row of await from.db.selectFrom(table).selectAll().orderBy('id').execute()) {
-      await into.insertInto(table).values({ ...row, id: Number(row.id) }).execute();
+      await into.db.insertInto(table).values({ ...row, id: Number(row.id) }).execute();
       rows++;
     }
   }

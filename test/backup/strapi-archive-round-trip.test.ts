@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collection, dataOf, expectJson, writeProject, type Doc } from '../helpers/project.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { refusal, transferToken } from '../transfer/client.js';
 import { fixturePart, json, postUpload, type FileObject } from '../uploads/helpers.js';
 import { answers, exportStrapi, importStrapi, serveImported } from './strapi-helpers.js';
 
@@ -107,9 +108,10 @@ describe('Hearth -> Strapi archive -> Hearth', () => {
     }
   });
 
-  it("imported over a data dir with --force, keeps that data dir's admin side: its API tokens still work", async () => {
+  it("imported over a data dir with --force, keeps that data dir's admin side: its API and transfer tokens still work", async () => {
     const file = join(root, 'again.tar');
     expect((await exportStrapi(sourceDir, file)).code).toBe(0);
+    const transfer = await transferToken(sourceDir, 'pull');
     const refused = await importStrapi(file, sourceDir);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('holds content');
@@ -118,6 +120,9 @@ describe('Hearth -> Strapi archive -> Hearth', () => {
     try {
       const res = await server.request('/api/articles?locale=*&status=draft&populate=*&sort=id', { token });
       expect(`${res.status} ${await res.text()}`).toBe(before['/api/articles?locale=*&status=draft&populate=*&sort=id']);
+      // The transfer token made on the replaced data dir still opens a pull (101), as an unknown one would not (401).
+      expect((await refusal(server.url, 'pull', transfer)).status).toBe(101);
+      expect((await refusal(server.url, 'pull', 'not-a-token')).status).toBe(401);
       // End-user sessions are not in Strapi archives: the user logs in again.
       expect((await server.request('/api/users/me', { token: user.jwt })).status).toBe(401);
       expect((await server.request('/api/auth/local', { method: 'POST', json: { identifier: 'ann', password: 'secret-1' } })).status).toBe(200);
