@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Attribute } from '../../api/schema';
 import { EmptyState } from '../../components/feedback';
+import { TableHead } from '../../components/table-head';
 import { AttributeDialog, type NamedAttribute } from './attribute-dialog';
 import { kindLabel } from './attribute-kinds';
 
@@ -50,16 +51,7 @@ export function AttributeList({ attributes, onChange, localizedType, forComponen
         <EmptyState title="No fields yet">Add the first field: a title is a good start.</EmptyState>
       ) : (
         <table className="table" aria-label="Fields">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Settings</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Type', 'Settings']} actions />
           <tbody>
             {attributes.map((a, i) => (
               <tr key={`${a.original ?? ''}:${a.name}`} data-testid={`field-row-${a.name}`}>

@@ -4,6 +4,7 @@ import type { Locale } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { describedBy, Field } from '../../components/field';
 import { ErrorNotice, Loading } from '../../components/feedback';
+import { TableHead } from '../../components/table-head';
 import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
 import { useSchemas } from '../content-types/schemas-context';
@@ -57,15 +58,7 @@ export function LocalesSection() {
       <h2 id="locales-heading">Locales</h2>
       {loading ? <Loading /> : null}
       <table className="table" aria-label="Locales">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Code</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Code']} actions />
         <tbody>
           {locales.map((l) => (
             <tr key={l.id} data-testid={`locale-row-${l.code}`}>

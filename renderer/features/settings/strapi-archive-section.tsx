@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { ErrorNotice } from '../../components/feedback';
 import { Field } from '../../components/field';
+import { TableHead } from '../../components/table-head';
 import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
 
@@ -137,13 +138,7 @@ function StrapiImport() {
             {inspection.strapiVersion ? ` (Strapi ${inspection.strapiVersion})` : ''}: <span data-testid="strapi-totals">{inspection.totalEntities} entities, {inspection.links} links, {inspection.assets} media files</span>
           </p>
           <table className="table" aria-label="Types in the archive">
-            <thead>
-              <tr>
-                <th scope="col">Type</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Entries</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Type', 'Kind', 'Entries']} />
             <tbody>
               {inspection.schemas.map((s) => (
                 <tr key={s.uid} data-testid={`strapi-type-${s.uid}`}>

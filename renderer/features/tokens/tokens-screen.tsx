@@ -7,6 +7,7 @@ import { useLoad } from '../../api/use-load';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Dialog } from '../../components/dialog';
 import { EmptyState, ErrorNotice, Loading, PageHeader } from '../../components/feedback';
+import { TableHead } from '../../components/table-head';
 import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
 import { TokenReveal } from './token-reveal';
@@ -47,17 +48,7 @@ export function TokensScreen() {
       ) : null}
       {list.length > 0 ? (
         <table className="table" aria-label="API tokens">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Type', 'Expires', 'Last used']} actions />
           <tbody>
             {list.map((t) => (
               <tr key={t.id} data-testid={`token-row-${t.name}`}>

@@ -4,6 +4,7 @@ import { describeError } from '../../api/errors';
 import { useLoad } from '../../api/use-load';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorNotice, Loading, PageHeader } from '../../components/feedback';
+import { TableHead } from '../../components/table-head';
 import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
 import { isBuiltInRole, roleSummariesDecoder, type RoleSummary } from './users-api';
@@ -32,16 +33,7 @@ export function RolesScreen() {
       {roles.loading && !roles.data ? <Loading label="Loading roles…" /> : null}
       {list.length > 0 ? (
         <table className="table" aria-label="Roles">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Description</th>
-              <th scope="col">Users</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Description', 'Users']} actions />
           <tbody>
             {list.map((r) => (
               <tr key={r.id} data-testid={`role-row-${r.type}`}>

@@ -4,6 +4,7 @@ import { useLoad } from '../../api/use-load';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState, ErrorNotice, Loading, PageHeader } from '../../components/feedback';
 import { Pager } from '../../components/pagination';
+import { TableHead } from '../../components/table-head';
 import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
 import { deleteUser, listUsers, roleSummariesDecoder, updateUser, type EndUser, type RoleSummary } from './users-api';
@@ -126,17 +127,7 @@ export function UsersScreen() {
       ) : null}
       {list.length > 0 ? (
         <table className="table" aria-label="End users" aria-busy={users.loading}>
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Username', 'Email', 'Role', 'State']} actions />
           <tbody>
             {list.map((u) => (
               <UserRow key={u.id} user={u} roles={roles.data ?? []} onChange={(changes, done) => void change(u, changes, done)} onDelete={() => setDeleting(u)} />
