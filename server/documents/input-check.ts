@@ -15,13 +15,20 @@ interface Visit {
   readonly parentPath: string | null;
 }
 
-/** Walks a body like Strapi's traverseEntity: into components and dynamic-zone entries, not relations. */
-function walk(data: unknown, model: Model, parentPath: string | null, registry: Registry, visit: (v: Visit) => void): void {
+/** What a level of a body is: its object, model and attribute path (null at the root). */
+type LevelVisit = (level: Record<string, unknown>, model: Model, path: string | null) => void;
+
+/**
+ * Walks a body like Strapi's traverseEntity: into components and dynamic-zone entries, not relations.
+ * `visit` sees each key; `onLevel`, when given, each object level before its keys.
+ */
+function walk(data: unknown, model: Model, parentPath: string | null, registry: Registry, visit: (v: Visit) => void, onLevel?: LevelVisit): void {
   if (Array.isArray(data)) {
-    for (const item of data) walk(item, model, parentPath, registry, visit);
+    for (const item of data) walk(item, model, parentPath, registry, visit, onLevel);
     return;
   }
   if (!isRecord(data)) return;
+  onLevel?.(data, model, parentPath);
   for (const [key, value] of Object.entries(data)) {
     visit({ key, model, parentPath });
     const attribute = model.attributes.get(key);
@@ -29,36 +36,12 @@ function walk(data: unknown, model: Model, parentPath: string | null, registry: 
     const path = parentPath === null ? key : `${parentPath}.${key}`;
     if (attribute.kind === 'component') {
       const component = registry.component(attribute.component);
-      if (component) walk(value, component, path, registry, visit);
+      if (component) walk(value, component, path, registry, visit, onLevel);
     } else if (attribute.kind === 'dynamiczone' && Array.isArray(value)) {
       for (const entry of value) {
         const uid = isRecord(entry) ? entry.__component : undefined;
         const component = typeof uid === 'string' && attribute.components.includes(uid) ? registry.component(uid) : undefined;
-        if (component) walk(entry, component, path, registry, visit);
-      }
-    }
-  }
-}
-
-/** Calls `visit` for each object level of a body (the root, components, dynamic-zone entries). */
-function walkLevels(data: unknown, model: Model, path: string | null, registry: Registry, visit: (level: Record<string, unknown>, model: Model, path: string | null) => void): void {
-  if (Array.isArray(data)) {
-    for (const item of data) walkLevels(item, model, path, registry, visit);
-    return;
-  }
-  if (!isRecord(data)) return;
-  visit(data, model, path);
-  for (const [key, value] of Object.entries(data)) {
-    const attribute = model.attributes.get(key);
-    const at = path === null ? key : `${path}.${key}`;
-    if (attribute?.kind === 'component') {
-      const component = registry.component(attribute.component);
-      if (component) walkLevels(value, component, at, registry, visit);
-    } else if (attribute?.kind === 'dynamiczone' && Array.isArray(value)) {
-      for (const entry of value) {
-        const uid = isRecord(entry) ? entry.__component : undefined;
-        const component = typeof uid === 'string' && attribute.components.includes(uid) ? registry.component(uid) : undefined;
-        if (component) walkLevels(entry, component, at, registry, visit);
+        if (component) walk(entry, component, path, registry, visit, onLevel);
       }
     }
   }
@@ -90,7 +73,7 @@ export function checkInput(data: unknown, model: ContentTypeModel, registry: Reg
     if (PASS_THROUGH.has(key) || (key === 'id' && at.modelType === 'component')) return;
     if (!lookupField(at, key) && !at.morphs?.has(key)) throw invalidKey({ key, path: parentPath, source: 'body' });
   });
-  walkLevels(data, model, null, registry, (level, at, path) => checkMorphInput(at, level, path, registry, canRead));
+  walk(data, model, null, registry, () => undefined, (level, at, path) => checkMorphInput(at, level, path, registry, canRead));
   if (!canRead) return;
   walk(data, model, null, registry, ({ key, model: at, parentPath }) => {
     const attribute = at.attributes.get(key);
