@@ -260,3 +260,22 @@ describe('the inverse side of a morph relation (morphMany, morphOne) is written 
     expect(await expectJson(res, 400)).toEqual({ data: null, error: { status: 400, name: 'ValidationError', message: 'Invalid key notes', details: { key: 'notes', path: 'notes', source: 'body' } } });
   });
 });
+
+describe('morph-to keys inside components and dynamic-zone entries', () => {
+  it.each([
+    ['a component', { block: { targets: [{ id: 1 }] } }, 'block.targets'],
+    ['a dynamic-zone entry', { zone: [{ __component: 'shared.block', targets: [{ __type: 'api::nothing.nothing', id: 1 }] }] }, 'zone.targets'],
+  ])('checks each element of a morph-to key in %s, refused as Invalid key at its path', async (_what, data, path) => {
+    const schemas = await writeProject({
+      types: { page: collection('page', 'pages', { title: { type: 'string' }, block: { type: 'component', component: 'shared.block' }, zone: { type: 'dynamiczone', components: ['shared.block'] } }) },
+      components: { 'shared.block': { attributes: { label: { type: 'string' }, targets: { type: 'relation', relation: 'morphToMany' } } } },
+    });
+    const own = await startTestServer({ schemas });
+    try {
+      const res = await own.request('/api/pages', { method: 'POST', token: await own.token('full-access'), json: { data: { title: 'x', ...data } } });
+      expect(await expectJson(res, 400)).toEqual({ data: null, error: { status: 400, name: 'ValidationError', message: `Invalid key targets at ${path}`, details: { key: 'targets', path, source: 'body' } } });
+    } finally {
+      await own.close();
+    }
+  });
+});
