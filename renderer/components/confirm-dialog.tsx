@@ -1,7 +1,8 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { describeError } from '../api/errors';
 import { Dialog } from './dialog';
 import { ErrorNotice } from './feedback';
+import { useAction } from './use-action';
 
 /** Props of a confirmation dialog. */
 export interface ConfirmProps {
@@ -15,19 +16,12 @@ export interface ConfirmProps {
 
 /** Asks before a consequential action; shows the action's error in place if it fails. */
 export function ConfirmDialog({ title, children, confirmLabel, danger, onConfirm, onClose }: ConfirmProps) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, run } = useAction();
+  const confirm = () =>
+    run(async () => {
       await onConfirm();
       onClose();
-    } catch (e) {
-      setError(e);
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Dialog
       title={title}

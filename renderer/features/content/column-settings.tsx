@@ -3,6 +3,7 @@ import { describeError } from '../../api/errors';
 import { Dialog } from '../../components/dialog';
 import { ErrorNotice } from '../../components/feedback';
 import { moveItem, SortableList } from '../../components/sortable-list';
+import { useAction } from '../../components/use-action';
 import { PAGE_SIZES, type ColumnDef, type SavedListView } from './list-view';
 
 /** Props of the column settings dialog. */
@@ -21,21 +22,14 @@ export interface ColumnSettingsProps {
 export function ColumnSettings({ typeName, available, shown, pageSize, onSave, onReset, onClose }: ColumnSettingsProps) {
   const [columns, setColumns] = useState<string[]>(() => shown.filter((id) => available.some((c) => c.id === id)));
   const [size, setSize] = useState(pageSize);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run: runAction } = useAction();
   const labelOf = (id: string) => available.find((c) => c.id === id)?.label ?? id;
   const toggle = (id: string, on: boolean) => setColumns((all) => (on ? [...all, id] : all.filter((c) => c !== id)));
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const run = (action: () => Promise<void>) =>
+    runAction(async () => {
       await action();
       onClose();
-    } catch (e) {
-      setError(e);
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Dialog
       title={`${typeName} list settings`}

@@ -5,23 +5,15 @@ import { userDecoder, type User } from '../../api/types';
 import { ErrorNotice, PageHeader } from '../../components/feedback';
 import { Field, describedBy } from '../../components/field';
 import { useToast } from '../../components/toast';
+import { useAction } from '../../components/use-action';
 import { useSession } from '../auth/session';
 
 /** One form's state: busy while it saves, and the last refusal. */
 function useSubmit(run: () => Promise<void>) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (e: FormEvent) => {
+  const { busy, error, run: runAction } = useAction();
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await run();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    return runAction(run);
   };
   return { busy, error, fields: fieldErrorMap(error), submit };
 }

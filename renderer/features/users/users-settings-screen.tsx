@@ -5,6 +5,7 @@ import { useLoad } from '../../api/use-load';
 import { ErrorNotice, Loading, PageHeader } from '../../components/feedback';
 import { Field } from '../../components/field';
 import { useToast } from '../../components/toast';
+import { useAction } from '../../components/use-action';
 import { useClient } from '../auth/session';
 import { roleSummariesDecoder } from './users-api';
 import { UsersNav } from './users-nav';
@@ -19,8 +20,7 @@ export function UsersSettingsScreen() {
   const roles = useLoad(async () => roleSummariesDecoder(await client.get('/admin/api/roles')), 'roles');
   const [allowRegister, setAllowRegister] = useState(true);
   const [defaultRole, setDefaultRole] = useState('authenticated');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
 
   useEffect(() => {
     if (!settings.data) return;
@@ -30,19 +30,12 @@ export function UsersSettingsScreen() {
 
   const fromEnv = settings.data?.allowRegisterSource === 'env';
   const dirty = settings.data !== undefined && ((!fromEnv && allowRegister !== settings.data.allowRegister) || defaultRole !== settings.data.defaultRole);
-  const save = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const save = () =>
+    run(async () => {
       await client.put('/admin/api/users-permissions/settings', fromEnv ? { defaultRole } : { allowRegister, defaultRole });
       notify('Settings saved');
       settings.reload();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const fields = fieldErrorMap(error);
   const loadError = settings.error ?? roles.error;
   return (
