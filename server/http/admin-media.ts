@@ -12,7 +12,7 @@ import { readFileQuery } from '../uploads/file-query.js';
 import { fieldError, idParam, objectBody, queryInteger, requiredString, type Json } from './admin-input.js';
 import { parseQueryString, rawQuery } from './query-string.js';
 import { sendJson } from './respond.js';
-import { readUploadForm } from './upload-form.js';
+import { appendNotices, readUploadForm } from './upload-form.js';
 
 type Raw = Record<string, unknown>;
 const everything = () => true;
@@ -117,7 +117,7 @@ export function mediaRoutes(services: Services): express.Router {
       if (form.files.length === 0) throw validationError('Files are empty');
       const infos = await readFileInfos(form.fields.fileInfo, form.files.length);
       const { ids, notices } = await uploads.service.upload({ files: form.files, infos, link: null, path: null, workDir: form.dir, folder: { id: folder } });
-      for (const notice of notices) res.append('Hearth-Notice', notice);
+      appendNotices(res, notices);
       sendJson(res, 201, await Promise.all(ids.map((id) => uploads.reads.one(id, null, everything))));
     } finally {
       await rm(form.dir, { recursive: true, force: true });

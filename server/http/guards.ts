@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { forbidden } from '../errors/app-error.js';
 import { sendError } from './respond.js';
+import { NOTICE_HEADER } from './upload-form.js';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
@@ -59,7 +60,7 @@ const hostOfOrigin = (origin: string): string | null => {
 };
 
 /** Headers of Hearth's own a browser page on another origin may read (an upload's notices). */
-const EXPOSED: [string, string] = ['Access-Control-Expose-Headers', 'Hearth-Notice'];
+const EXPOSED: [string, string] = ['Access-Control-Expose-Headers', NOTICE_HEADER];
 
 /**
  * The content API's origin policy. Bearer calls are open to any origin, as Strapi's default, or

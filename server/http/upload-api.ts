@@ -9,7 +9,7 @@ import { readBody } from './body.js';
 import { authenticate, authorize, type Caller } from './caller.js';
 import { parseQueryString, rawQuery } from './query-string.js';
 import { methodNotAllowed, sendError, sendJson } from './respond.js';
-import { readUploadForm, type UploadForm } from './upload-form.js';
+import { appendNotices, readUploadForm, type UploadForm } from './upload-form.js';
 
 /** The upload plugin's Content API actions (`plugin::upload.content-api.*`). */
 const ACTION = {
@@ -27,9 +27,6 @@ interface Outcome {
   /** What image processing left out (an image over UPLOAD_MAX_IMAGE_PIXELS...): one `Hearth-Notice` header each. */
   readonly notices?: readonly string[];
 }
-
-/** Header an upload's answer says what was left out with; the Strapi-shaped body stays as Strapi's. */
-const NOTICE_HEADER = 'Hearth-Notice';
 const isNil = (v: unknown) => v === undefined || v === null || v === '';
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const fileNotFound = () => notFound('file.notFound');
@@ -126,7 +123,7 @@ export function uploadApi(services: Services): express.Router {
       // Gone before the client hears back, success or not.
       await rm(form.dir, { recursive: true, force: true });
     }
-    for (const notice of outcome.notices ?? []) res.append(NOTICE_HEADER, notice);
+    appendNotices(res, outcome.notices ?? []);
     sendJson(res, outcome.status, outcome.body);
   });
   router.all('/', only(['POST']));

@@ -43,6 +43,14 @@ function toAppError(err: unknown, multerError: typeof MulterError): unknown {
   return err;
 }
 
+/** The header an upload's answer says what image processing left out with, one per notice; the Strapi-shaped body stays Strapi's. */
+export const NOTICE_HEADER = 'Hearth-Notice';
+
+/** Adds one NOTICE_HEADER per notice to an upload's answer. */
+export function appendNotices(res: Response, notices: readonly string[]): void {
+  for (const notice of notices) res.append(NOTICE_HEADER, notice);
+}
+
 const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
 
 /**
