@@ -1,4 +1,3 @@
-import { createCipheriv } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -21,11 +20,11 @@ import { isRecord } from './jsonl.js';
 import { stageWriter, type StageWriter } from './jsonl-out.js';
 import { schemaLines } from './schemas-out.js';
 import { KEPT_CONFIGURATION } from './settings-in.js';
-import { strapiKey } from './source.js';
+import { strapiCipher } from './source.js';
 import { tarStream } from './tar-out.js';
 
-/** An asset's name: a hash and an extension, nothing a path could be made of. */
-const SAFE_ASSET = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+/** An asset's name: a hash and an extension, nothing a path could be made of (also what a push may name one). */
+export const SAFE_ASSET = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 /** The Strapi version the archive says it comes from: the one whose layout it follows. */
 export const STRAPI_ARCHIVE_VERSION = '5.54.0';
@@ -210,7 +209,7 @@ async function pack(stageDir: string, members: readonly string[], file: string, 
   const gzip = /\.gz(\.enc)?$/.test(file);
   const steps: NodeJS.ReadWriteStream[] = [];
   if (gzip) steps.push(createGzip());
-  if (key !== null) steps.push(createCipheriv('aes-128-ecb', strapiKey(key), null));
+  if (key !== null) steps.push(strapiCipher(key));
   const partial = `${file}.partial-${process.pid}`;
   try {
     await pipeline([tarStream(stageDir, members, mtime), ...steps, createWriteStream(partial, { flags: 'wx', mode: 0o644 })]);

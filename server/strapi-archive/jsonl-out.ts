@@ -8,7 +8,7 @@ import type { Stage } from './jsonl.js';
  * line that would take it past the limit, measured as Strapi measures it (JavaScript string
  * length of the buffered lines; data-transfer's createTarEntryStream, default 2.56e8).
  */
-export const STRAPI_JSONL_MAX_SIZE = 2.56e8;
+const STRAPI_JSONL_MAX_SIZE = 2.56e8;
 
 /** A stage being written: lines in, member paths (relative to the staging folder) out. */
 export interface StageWriter {

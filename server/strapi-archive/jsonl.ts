@@ -19,7 +19,7 @@ export interface Located<T> {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The JSONL files of one stage, in order (`_00001`, `_00002`, ...); none is an empty stage. */
-export async function stageFiles(dir: string, stage: Stage): Promise<string[]> {
+async function stageFiles(dir: string, stage: Stage): Promise<string[]> {
   const names = await readdir(join(dir, stage)).catch(() => [] as string[]);
   return names.filter((n) => new RegExp(`^${stage}_\\d{5}\\.jsonl$`).test(n)).sort();
 }

@@ -1,4 +1,4 @@
-import { createDecipheriv, scryptSync, type Decipher } from 'node:crypto';
+import { createCipheriv, createDecipheriv, scryptSync, type Cipher, type Decipher } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -15,13 +15,16 @@ import { strapiArchiveError } from './jsonl.js';
  */
 
 /** The salt Strapi's data-transfer derives the key with (packages/core/data-transfer/src/utils/encryption/). */
-export const STRAPI_KDF_SALT = 'strapi-data-transfer';
+const STRAPI_KDF_SALT = 'strapi-data-transfer';
 /** Earlier Strapi 5 releases derived the key with an empty salt: tried when the salted key does not fit. */
 const LEGACY_KDF_SALT = '';
 const ALGORITHM = 'aes-128-ecb';
 
 /** The aes-128-ecb key `strapi export -k KEY` encrypts with: scrypt(KEY, salt, 16). */
-export const strapiKey = (key: string, salt: string = STRAPI_KDF_SALT): Buffer => scryptSync(key, salt, 16);
+const strapiKey = (key: string, salt: string = STRAPI_KDF_SALT): Buffer => scryptSync(key, salt, 16);
+
+/** The cipher `strapi export -k KEY` encrypts the gzip with (salted key, ECB: no IV). */
+export const strapiCipher = (key: string): Cipher => createCipheriv(ALGORITHM, strapiKey(key), null);
 
 /** A decipher for one derived key (ECB: no IV). */
 const decipherOf = (derived: Buffer): Decipher => createDecipheriv(ALGORITHM, derived, null);

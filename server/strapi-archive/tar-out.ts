@@ -27,7 +27,7 @@ function nameFields(path: string): { name: string; prefix: string } {
 }
 
 /** One ustar header block. */
-export function ustarHeader(path: string, size: number, mtime: Date): Buffer {
+function ustarHeader(path: string, size: number, mtime: Date): Buffer {
   const block = Buffer.alloc(BLOCK);
   const { name, prefix } = nameFields(path);
   block.write(name, 0, 100, 'utf8');

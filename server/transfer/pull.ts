@@ -127,8 +127,8 @@ export function createPullSource(deps: { services: Services; channel: Channel })
       await channel.diagnostic(`creating ${step} read stream`, ORIGIN);
       const id = randomUUID();
       if (step !== 'assets') return new ThenRun({ ok: true, id }, run(id, () => streamLines(step, id)));
-      const assets = await assetsOf((await current()).dir);
       const { dir } = await current();
+      const assets = await assetsOf(dir);
       let totalBytes = 0;
       for (const asset of assets) totalBytes += (await stat(join(dir, 'assets', 'uploads', asset.name))).size;
       return new ThenRun({ ok: true, id, totals: { totalBytes, totalCount: assets.length } }, run(id, () => streamAssets(assets, id)));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newDocumentId } from '../documents/store.js';
 import type { Services } from '../services.js';
-import { STRAPI_ARCHIVE_VERSION } from '../strapi-archive/export.js';
+import { SAFE_ASSET, STRAPI_ARCHIVE_VERSION } from '../strapi-archive/export.js';
 import { stageWriter, type StageWriter } from '../strapi-archive/jsonl-out.js';
 import { schemaLines } from '../strapi-archive/schemas-out.js';
 import { applyPush } from './apply.js';
@@ -19,8 +19,6 @@ import { schemasByUid } from './schemas.js';
  */
 
 const ORIGIN = 'local-destination-provider';
-/** An asset's file name: a hash and an extension, nothing a path could be made of. */
-const SAFE_ASSET = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 interface Stats {
   started: number;
