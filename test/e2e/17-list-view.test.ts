@@ -100,7 +100,7 @@ describe('17. list view: column settings, page size, bulk publish and delete', (
     expect(await page.getByLabel('Entries per page').inputValue()).toBe('50');
   });
 
-  it('publishes 3 selected entries, reports the one that failed, and deletes 2', async () => {
+  it('publishes 3 selected entries, reports the one that failed, deletes 2 and unpublishes 2', async () => {
     const { page, server } = e2e;
     const content = new ContentPage(page);
     await content.openType('Article');
@@ -147,5 +147,18 @@ describe('17. list view: column settings, page size, bulk publish and delete', (
     await eventually(async () => (await content.titles()).sort()).toEqual(['(untitled)', 'Bulk A', 'Bulk B', 'Bulk C']);
     const left = await call(server, '/admin/api/content-manager/api::article.article/documents?_q=Bulk', { token: session });
     expect(left.body).toMatchObject({ meta: { pagination: { total: 4 } } });
+
+    // Unpublish keeps the drafts: the content API no longer finds them, the list still shows them.
+    await page.getByRole('checkbox', { name: 'Select Bulk A' }).check();
+    await page.getByRole('checkbox', { name: 'Select Bulk B' }).check();
+    await bar.getByRole('button', { name: 'Unpublish', exact: true }).click();
+    const unpublish = page.getByRole('dialog', { name: 'Unpublish 2 entries?' });
+    await visible(unpublish.getByText('their drafts are kept'));
+    await unpublish.getByRole('button', { name: 'Unpublish 2 entries' }).click();
+    await visible(page.getByTestId('toast').filter({ hasText: 'Unpublished 2 entries' }));
+    const stillPublished = await dataList(server, '/api/articles?filters[title][$startsWith]=Bulk&sort=title', { token: session });
+    expect(stillPublished.map((a) => a.title)).toEqual(['Bulk C']);
+    expect((await content.titles()).sort()).toEqual(['(untitled)', 'Bulk A', 'Bulk B', 'Bulk C']);
+    expect(e2e.problems).toEqual([]);
   });
 });
