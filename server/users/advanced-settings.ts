@@ -50,6 +50,8 @@ function parseStored(text: string | undefined): Stored {
 export function createAdvancedSettings(deps: { db: Db; config: UsersConfig; roles: RoleService }) {
   const { db, config, roles } = deps;
   const stored = async (): Promise<Stored> => parseStored(await getMeta(db, META_KEY));
+  /** The stored default role, if one was chosen and still exists. */
+  const chosenRole = async (s: Stored): Promise<Role | undefined> => (s.defaultRole !== undefined ? roles.byType(s.defaultRole) : undefined);
 
   const service = {
     /** The settings in force. A stored default role that was deleted since falls back to `authenticated`. */
@@ -57,13 +59,13 @@ export function createAdvancedSettings(deps: { db: Db; config: UsersConfig; role
       const s = await stored();
       const allowRegisterSource = config.registerEnabled !== null ? 'env' : s.allowRegister !== undefined ? 'settings' : 'default';
       const allowRegister = config.registerEnabled ?? s.allowRegister ?? true;
-      const chosen = s.defaultRole !== undefined ? await roles.byType(s.defaultRole) : undefined;
+      const chosen = await chosenRole(s);
       return { allowRegister, allowRegisterSource, defaultRole: chosen?.type ?? DEFAULT_ROLE_TYPE };
     },
 
-    /** The role new users get. */
+    /** The role new users get (the chosen one, else `authenticated`), looked up once. */
     async defaultRole(): Promise<Role> {
-      const role = await roles.byType((await service.get()).defaultRole);
+      const role = (await chosenRole(await stored())) ?? (await roles.byType(DEFAULT_ROLE_TYPE));
       if (!role) throw new AppError('InternalServerError', 'the default role is missing');
       return role;
     },
