@@ -85,6 +85,19 @@ export function checkMorphInput(model: Model, data: Record<string, unknown>, par
 
 const morphKey = (m: MorphRef) => `morph:${m.type}:${refKey(m.ref)}`;
 
+/** The row ids among `refs` that exist, per type: one query per type rather than one per element. */
+async function existingIds(env: WriteEnv, refs: readonly MorphRef[]): Promise<Map<string, Set<number>>> {
+  const out = new Map<string, Set<number>>();
+  for (const type of new Set(refs.map((m) => m.type))) {
+    const target = env.registry.contentType(type);
+    const ids = [...new Set(refs.flatMap((m) => (m.type === type && m.ref.kind === 'id' ? [m.ref.id] : [])))];
+    if (!target || ids.length === 0) continue;
+    const rows = await env.db.selectFrom(target.table).select('id').where('id', 'in', ids).execute();
+    out.set(type, new Set(rows.map((r) => Number(r.id))));
+  }
+  return out;
+}
+
 /**
  * Resolves the morph-to references of one body level into `into` (ids for each element, every
  * version a relation would reach). A documentId that matches nothing is Strapi's `Document with id
@@ -95,12 +108,13 @@ export async function resolveMorphRefs(env: WriteEnv, model: Model, data: Record
   for (const morph of model.morphs?.values() ?? []) {
     if (!isMorphTo(morph)) continue;
     const input = parseMorphInput(data[morph.name], morph.name, morph.name);
-    for (const m of input ? allRefs(input) : []) {
+    const refs = input ? allRefs(input) : [];
+    const existing = await existingIds(env, refs);
+    for (const m of refs) {
       const target = env.registry.contentType(m.type);
       if (!target) continue;
       if (m.ref.kind === 'id') {
-        const row = await env.db.selectFrom(target.table).select('id').where('id', '=', m.ref.id).executeTakeFirst();
-        if (!row) throw validationError(`1 relation(s) of type ${m.type} associated with this entity do not exist`);
+        if (!existing.get(m.type)?.has(m.ref.id)) throw validationError(`1 relation(s) of type ${m.type} associated with this entity do not exist`);
         into.set(morphKey(m), [m.ref.id]);
         continue;
       }
