@@ -71,6 +71,8 @@ export async function whereUsed({ database, registry, fileId }: WhereUsedArgs): 
   if (!row) return [];
   const file = storedFile(row);
   const places = [...(await mediaLinks(db, registry, fileId)), ...(await textUsages(database, registry, { id: fileId, urls: [file.url, ...file.formatUrls.values()] }))];
+  // One usage per type, document, locale and field; the same key sorts the list.
+  const key = (u: Usage) => [u.uid, u.documentId, u.locale ?? '', u.field].join('\u0000');
   const seen = new Set<string>();
   const out: Usage[] = [];
   for (const place of places) {
@@ -86,12 +88,10 @@ export async function whereUsed({ database, registry, fileId }: WhereUsedArgs): 
         displayName: owner.model.displayName,
         title: title !== undefined && row[title] !== null && row[title] !== undefined ? String(row[title]) : null,
       };
-      const key = [usage.uid, usage.documentId, usage.locale, usage.field].join('\u0000');
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (seen.has(key(usage))) continue;
+      seen.add(key(usage));
       out.push(usage);
     }
   }
-  const key = (u: Usage) => [u.uid, u.documentId, u.locale ?? '', u.field].join('\u0000');
   return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
