@@ -7,6 +7,7 @@ import { ErrorNotice } from '../../components/feedback';
 import { Field } from '../../components/field';
 import { TableHead } from '../../components/table-head';
 import { useToast } from '../../components/toast';
+import { useAction } from '../../components/use-action';
 import { useClient } from '../auth/session';
 
 /** What `POST /admin/api/strapi-archive/inspect` answers. */
@@ -76,8 +77,7 @@ function StrapiImport() {
   const client = useClient();
   const [file, setFile] = useState<File | null>(null);
   const [key, setKey] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useAction();
   const [inspection, setInspection] = useState<Inspection | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
@@ -88,21 +88,15 @@ function StrapiImport() {
   const inspect = async (event: FormEvent) => {
     event.preventDefault();
     if (file === null) return;
-    setBusy(true);
-    setError(null);
     setRefusal(null);
     forget(inspection);
     setInspection(null);
-    try {
+    await run(async () => {
       const form = new FormData();
       form.append('files', file, file.name);
       if (key !== '') form.append('key', key);
       setInspection(inspectionDecoder(await client.sendForm('/admin/api/strapi-archive/inspect', form)));
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const runImport = async () => {
     if (inspection === null) return;
@@ -189,21 +183,14 @@ function StrapiExport() {
   const client = useClient();
   const { notify } = useToast();
   const [key, setKey] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const run = async (event: FormEvent) => {
+  const { busy, error, run } = useAction();
+  const exportArchive = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    return run(async () => {
       const { blob, fileName } = await client.download('/admin/api/strapi-archive/export', key === '' ? {} : { key });
       save(blob, fileName ?? 'hearth-strapi-export.tar.gz');
       notify('Strapi archive exported');
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <div role="group" aria-labelledby="strapi-export-heading">
@@ -211,7 +198,7 @@ function StrapiExport() {
       <p className="field-hint">
         An archive for <code>strapi import -f FILE</code> in a Strapi 5 project with the same schemas.
       </p>
-      <form className="inline-form" onSubmit={run} aria-label="Export for Strapi">
+      <form className="inline-form" onSubmit={exportArchive} aria-label="Export for Strapi">
         <Field id="strapi-export-key" label="Encryption key (optional)" hint="With a key the archive is encrypted (.tar.gz.enc): give Strapi the same key.">
           <input id="strapi-export-key" type="password" value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" />
         </Field>
