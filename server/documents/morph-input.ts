@@ -16,13 +16,13 @@ import type { WriteEnv, WriteScope } from './store.js';
  */
 
 /** One element of a morph-to input. */
-export interface MorphRef {
+interface MorphRef {
   readonly type: string;
   readonly ref: RelationRef;
 }
 
 /** What a body asks of one morph-to attribute. */
-export interface MorphInput {
+interface MorphInput {
   readonly set?: readonly MorphRef[];
   readonly connect?: readonly MorphRef[];
   readonly disconnect?: readonly MorphRef[];
@@ -42,7 +42,7 @@ function element(value: unknown): MorphRef | null {
 }
 
 /** Parses a morph-to value; an element that names no type or no entry is Strapi's `Invalid key <attr>`. */
-export function parseMorphInput(value: unknown, key: string, path: string): MorphInput | undefined {
+function parseMorphInput(value: unknown, key: string, path: string): MorphInput | undefined {
   if (value === undefined) return undefined;
   if (value === null) return { set: [] };
   const list = (v: unknown): MorphRef[] =>
@@ -176,7 +176,7 @@ export async function cloneMorphLinks(env: WriteEnv, model: Model, fromId: numbe
 }
 
 /** Every morph-to table of the project (where rows of any type may be linked). */
-export function morphTables(registry: Registry): string[] {
+function morphTables(registry: Registry): string[] {
   const out: string[] = [];
   for (const model of [...registry.contentTypes, ...registry.components]) {
     for (const morph of model.morphs?.values() ?? []) if (isMorphTo(morph)) out.push(morphTableName(model, morph.name));
