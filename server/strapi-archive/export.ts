@@ -220,16 +220,18 @@ async function pack(stageDir: string, members: readonly string[], file: string, 
   }
 }
 
+/** What staging an archive's tree is asked to do: an export's options but the file and key, and the folder to write into. */
+export type StrapiStageOptions = Omit<StrapiExportOptions, 'file' | 'key'> & { readonly stageDir: string };
+
 /**
- * `hearth export --format strapi`: the data dir as `strapi export` would have written it from a
- * Strapi project with the same schemas, in Strapi's member order (schemas, entities, assets,
- * links, configuration, metadata.json last).
+ * Writes the data dir's archive members, unpacked, into `stageDir` (an existing folder): the tree
+ * `strapi export --format dir` writes. Resolves to the members in Strapi's order (schemas,
+ * entities, assets, links, configuration, metadata.json last) and what they hold.
  */
-export async function exportStrapiArchive(options: StrapiExportOptions): Promise<StrapiExportSummary> {
+export async function stageStrapiArchive(options: StrapiStageOptions): Promise<{ members: string[]; summary: StrapiExportSummary }> {
+  const { stageDir } = options;
   const now = (options.now ?? (() => new Date()))();
-  const file = resolve(options.file);
   const dir = await openDataDir(resolve(options.dataDir), { databaseUrl: options.databaseUrl ?? null });
-  const stageDir = await mkdtemp(join(dirname(file), `.${basename(file)}.stage-`));
   try {
     const root = options.schemasDir ?? (await getMeta(dir.database.db, 'last_schemas_dir')) ?? join(dir.path, 'schema');
     const registry = buildRegistry(await loadProject(root));
@@ -251,10 +253,25 @@ export async function exportStrapiArchive(options: StrapiExportOptions): Promise
     members.push(...(await configuration.end()));
     await writeFile(join(stageDir, 'metadata.json'), JSON.stringify({ createdAt: now.toISOString(), strapi: { version: STRAPI_ARCHIVE_VERSION } }, null, 2));
     members.push('metadata.json');
+    return { members, summary: { entities: ctx.count.entities, links: ctx.count.links, assets: assets.length / 2 } };
+  } finally {
+    await dir.database.close();
+  }
+}
+
+/**
+ * `hearth export --format strapi`: the data dir as `strapi export` would have written it from a
+ * Strapi project with the same schemas: its members staged beside the file, then packed.
+ */
+export async function exportStrapiArchive(options: StrapiExportOptions): Promise<StrapiExportSummary> {
+  const now = (options.now ?? (() => new Date()))();
+  const file = resolve(options.file);
+  const stageDir = await mkdtemp(join(dirname(file), `.${basename(file)}.stage-`));
+  try {
+    const { members, summary } = await stageStrapiArchive({ ...options, now: () => now, stageDir });
     await pack(stageDir, members, file, options.key, now);
-    return { entities: ctx.count.entities, links: ctx.count.links, assets: assets.length / 2 };
+    return summary;
   } finally {
     await rm(stageDir, { recursive: true, force: true });
-    await dir.database.close();
   }
 }

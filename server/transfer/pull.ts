@@ -1,19 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TRANSFER_ASSET_CHUNK_BYTES, TRANSFER_BATCH_MAX_BYTES } from '../limits.js';
 import type { Services } from '../services.js';
-import { exportStrapiArchive } from '../strapi-archive/export.js';
+import { stageStrapiArchive } from '../strapi-archive/export.js';
 import { stageLines } from '../strapi-archive/jsonl.js';
-import { openStrapiArchive } from '../strapi-archive/source.js';
 import { isRecord, isStage, metadata, ThenRun, TransferError, type Channel, type Provider, type TransferStage } from './protocol.js';
 import { schemasByUid } from './schemas.js';
 
 /**
  * The pull side (`strapi transfer --from`): Hearth is the source. At `bootstrap` the content is
- * exported once as a Strapi archive (the colleague's `hearth export --format strapi`, so a pull
- * and an archive hold the same lines), unpacked, and each stage is sent from it in batches that
+ * staged once as a Strapi archive's unpacked tree (what `hearth export --format strapi` packs, so
+ * a pull and an archive hold the same lines), and each stage is sent from it in batches that
  * the client acknowledges one by one.
  */
 
@@ -50,11 +49,10 @@ export function createPullSource(deps: { services: Services; channel: Channel })
 
   const take = async (): Promise<Snapshot> => {
     const work = await mkdtemp(join(tmpdir(), 'hearth-transfer-pull-'));
-    const file = join(work, 'snapshot.tar');
-    await exportStrapiArchive({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schemasDir: config.schemasDir, file, key: null, mediaProvider: services.uploads.provider, progress: () => {} });
-    const tree = await openStrapiArchive({ file, key: null, workDir: join(work, 'tree') });
-    await rm(file, { force: true });
-    return { work, dir: tree.dir };
+    const dir = join(work, 'tree');
+    await mkdir(dir);
+    await stageStrapiArchive({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schemasDir: config.schemasDir, stageDir: dir, mediaProvider: services.uploads.provider, progress: () => {} });
+    return { work, dir };
   };
   const current = () => (snapshot ??= take());
 
