@@ -7,6 +7,7 @@ import { ErrorNotice, Loading, PageHeader } from '../../components/feedback';
 import { Field, describedBy } from '../../components/field';
 import { useLeaveGuard } from '../../components/leave-guard';
 import { useToast } from '../../components/toast';
+import { useAction } from '../../components/use-action';
 import { useClient } from '../auth/session';
 import { PermissionsPicker } from '../tokens/permissions-picker';
 import { roleDetailDecoder } from './users-api';
@@ -33,8 +34,7 @@ export function RoleEditor() {
   const role = useLoad(async () => (creating ? null : roleDetailDecoder(await client.get(`/admin/api/roles/${id}`))), `role:${id ?? 'new'}`);
   const [saved, setSaved] = useState<RoleForm | null>(creating ? EMPTY : null);
   const [form, setForm] = useState<RoleForm>(EMPTY);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const guard = useLeaveGuard(saved !== null && !same(form, saved));
 
   useEffect(() => {
@@ -43,11 +43,9 @@ export function RoleEditor() {
     setSaved(loaded);
     setForm(loaded);
   }, [role.data]);
-  const save = async () => {
-    setBusy(true);
-    setError(null);
-    const body = { name: form.name, description: form.description, permissions: [...form.permissions] };
-    try {
+  const save = () =>
+    run(async () => {
+      const body = { name: form.name, description: form.description, permissions: [...form.permissions] };
       if (creating) {
         const answer = roleDetailDecoder(await client.post('/admin/api/roles', body));
         setSaved(form);
@@ -58,12 +56,7 @@ export function RoleEditor() {
         setSaved(form);
         notify('Role saved');
       }
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const fields = fieldErrorMap(error);
   const loadError = groups.error ?? role.error;
