@@ -1,8 +1,9 @@
 import type { Database } from '../db/database.js';
 import { notFound } from '../errors/app-error.js';
+import { extensionDefaults } from '../documents/scalars.js';
+import { FILE_MODEL, fileModel } from '../schema/file-model.js';
 import type { Registry } from '../schema/registry.js';
 import { checkPath, type FileInfo, type LinkRequest } from './file-info.js';
-import { extraDefaults } from './file-extras.js';
 import { bytesToKilobytes, rerollHash } from './file-names.js';
 import { deleteFileRow, fileRow, insertFile, storedFile, updateFile, type FileValues, type FormatRecord, type StoredFile } from './file-rows.js';
 import { uploadFolder, type UploadFolder } from './folder.js';
@@ -156,7 +157,10 @@ export function createUploadService(deps: UploadDeps) {
         });
       }
       const defaultLocale = await deps.defaultLocale();
-      const extras = extraDefaults(registry);
+      // A project's file extension (src/extensions/upload/content-types/file) gets its scalars'
+      // defaults, as Strapi's database layer fills them; never values from fileInfo (Strapi's
+      // content-API validator refuses unknown keys, its admin one drops them).
+      const extras = extensionDefaults(fileModel(registry), FILE_MODEL);
       const ids = await db.transaction().execute(async (trx) => {
         const folder = await uploadFolder(trx, input.folder ?? 'api-uploads', deps.now().toISOString());
         const inserted: number[] = [];
