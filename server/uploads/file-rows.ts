@@ -96,7 +96,7 @@ export async function fileRow(db: Db, id: number): Promise<Row | undefined> {
 
 /**
  * Inserts a new file into a folder; every timestamp is `now`, as Strapi's files are never drafts.
- * `extras`: stored values of the attributes a project's extension adds (file-extras.ts).
+ * `extras`: stored defaults of the attributes a project's extension adds.
  */
 export async function insertFile(db: Db, values: FileValues, folder: Folder, now: string, extras: Readonly<Record<string, unknown>> = {}): Promise<number> {
   const row = await db
