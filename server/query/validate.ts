@@ -382,7 +382,7 @@ export function checkPopulateAccess(populate: unknown, model: Model, registry: R
   };
   walkPopulate(populate, model, ROOT, true, registry, (v) => {
     if (v.wildcard) return 'stop';
-    if (v.morph) return refuseMorph(v, registry, canRead);
+    if (v.morph) return refuseMorph(v, v.morph, registry, canRead);
     if (v.field) return refuse('populate')(v);
     if (v.key === 'filters') walkFilters(v.value, v.model, ROOT, registry, refuse('filters'));
     else if (v.key === 'sort') walkSort(v.value, v.model, ROOT, registry, refuse('sort'));
@@ -396,9 +396,7 @@ export function checkPopulateAccess(populate: unknown, model: Model, registry: R
  * like a relation; a morph-to side is read per type (types it may not find are left out of the
  * entries), but an `on` fragment naming such a type is refused by its uid.
  */
-function refuseMorph(v: PopulateVisit, registry: Registry, canRead: CanRead): void {
-  const morph = v.morph;
-  if (!morph) return;
+function refuseMorph(v: PopulateVisit, morph: MorphAttribute, registry: Registry, canRead: CanRead): void {
   if (morph.target !== undefined) {
     if (!canRead(morph.target)) fail(v, 'populate');
     return;
