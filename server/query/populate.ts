@@ -68,6 +68,7 @@ function fromPaths(paths: string[], model: Model, registry: Registry, depth: num
     if (!head) continue;
     const morph = model.morphs?.get(head);
     if (morph) {
+      if (rest.length > 0) checkDepth(depth + 1);
       const target = morph.target === undefined ? undefined : registry.model(morph.target);
       const populate = rest.length > 0 && target ? fromPaths([rest.join('.')], target, registry, depth + 1) : new Map<string, PopulateNode>();
       merge(out, { ...plainNode(head), populate });

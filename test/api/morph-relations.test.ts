@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { collection, expectJson, writeProject } from '../helpers/project.js';
+import { MAX_POPULATE_DEPTH } from '../../server/limits.js';
 
 /**
  * Schemas with Strapi's polymorphic relations (`morphToOne`, `morphToMany`, `morphOne`,
@@ -274,6 +275,29 @@ describe('morph-to keys inside components and dynamic-zone entries', () => {
     try {
       const res = await own.request('/api/pages', { method: 'POST', token: await own.token('full-access'), json: { data: { title: 'x', ...data } } });
       expect(await expectJson(res, 400)).toEqual({ data: null, error: { status: 400, name: 'ValidationError', message: `Invalid key targets at ${path}`, details: { key: 'targets', path, source: 'body' } } });
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('dotted populate through inverse morph sides', () => {
+  it('is held to the populate depth limit, as a dotted path through relations is', async () => {
+    const schemas = await writeProject({
+      types: {
+        left: collection('left', 'lefts', { name: { type: 'string' }, refs: { type: 'relation', relation: 'morphToMany' }, rights: { type: 'relation', relation: 'morphMany', target: 'api::right.right', morphBy: 'refs' } }),
+        right: collection('right', 'rights', { name: { type: 'string' }, refs: { type: 'relation', relation: 'morphToMany' }, lefts: { type: 'relation', relation: 'morphMany', target: 'api::left.left', morphBy: 'refs' } }),
+      },
+    });
+    const own = await startTestServer({ schemas });
+    try {
+      const as = await own.token('full-access');
+      const path = (levels: number) => Array.from({ length: levels }, (_, i) => (i % 2 === 0 ? 'rights' : 'lefts')).join('.');
+      await expectJson(await own.request(`/api/lefts?populate=${path(MAX_POPULATE_DEPTH)}`, { token: as }), 200);
+      expect(await expectJson(await own.request(`/api/lefts?populate=${path(MAX_POPULATE_DEPTH + 2)}`, { token: as }), 400)).toMatchObject({
+        data: null,
+        error: { status: 400, name: 'ValidationError', message: `Populate is nested too deeply: at most ${MAX_POPULATE_DEPTH} levels are accepted` },
+      });
     } finally {
       await own.close();
     }
