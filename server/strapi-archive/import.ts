@@ -1,4 +1,4 @@
-import { access, copyFile, cp, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { AppError } from '../errors/app-error.js';
 import { openDataDir } from '../data-dir.js';
@@ -16,7 +16,7 @@ import { importEntities } from './entities-in.js';
 import { readStage } from './jsonl.js';
 import { importLinks } from './links-in.js';
 import { conflictingSchemas, parseArchiveSchemas, writeProject, type ArchiveSchema } from './schemas.js';
-import { defaultLocaleOf, keepConfiguration, KEPT_CONFIGURATION, writeLocales, writePermissions } from './settings-in.js';
+import { copyKeptConfiguration, defaultLocaleOf, keepConfiguration, writeLocales, writePermissions } from './settings-in.js';
 import { openStrapiArchive, type ArchiveTree } from './source.js';
 import { contentRows, keepAdminRows, keepSecrets, openTarget } from './target.js';
 
@@ -120,11 +120,7 @@ async function putInPlace(options: { built: string; target: string; state: Targe
   const archive = join(work, 'hearth-backup.tar.gz');
   await exportArchive({ dataDir: built, file: archive, log: options.progress });
   await importArchive({ dataDir: target, file: archive, force: true, databaseUrl: options.databaseUrl, mediaProvider: options.mediaProvider });
-  const kept = join(built, KEPT_CONFIGURATION);
-  if (await access(kept).then(() => true, () => false)) {
-    await mkdir(dirname(join(target, KEPT_CONFIGURATION)), { recursive: true });
-    await copyFile(kept, join(target, KEPT_CONFIGURATION));
-  }
+  await copyKeptConfiguration(built, target);
 }
 
 /** Refuses to replace content (or a folder that is no data dir) without --force. */

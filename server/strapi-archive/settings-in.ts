@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Db } from '../db/database.js';
 import type { EntityState } from './entities-in.js';
@@ -58,4 +58,12 @@ export async function keepConfiguration(dir: string, built: string): Promise<num
   await mkdir(join(built, dirname(KEPT_CONFIGURATION)), { recursive: true });
   await writeFile(join(built, KEPT_CONFIGURATION), lines.map((l) => `${JSON.stringify(l.value)}\n`).join(''));
   return lines.length;
+}
+
+/** Copies a built data dir's kept configuration (when it has one) into the data dir it now fills (PostgreSQL import, transfer push). */
+export async function copyKeptConfiguration(built: string, dataDir: string): Promise<void> {
+  const kept = join(built, KEPT_CONFIGURATION);
+  if (!(await access(kept).then(() => true, () => false))) return;
+  await mkdir(dirname(join(dataDir, KEPT_CONFIGURATION)), { recursive: true });
+  await copyFile(kept, join(dataDir, KEPT_CONFIGURATION));
 }

@@ -1,11 +1,12 @@
-import { access, copyFile, mkdir, readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { openSqlite } from '../db/sqlite.js';
+import { BACKUP_MAX_INSERT_PARAMETERS } from '../limits.js';
 import type { Services } from '../services.js';
 import { importStrapiArchive } from '../strapi-archive/import.js';
-import { KEPT_CONFIGURATION } from '../strapi-archive/settings-in.js';
+import { copyKeptConfiguration } from '../strapi-archive/settings-in.js';
 import { TransferError } from './protocol.js';
 
 /**
@@ -21,8 +22,8 @@ import { TransferError } from './protocol.js';
 const KEPT = new Set(['hearth_admin_users', 'hearth_admin_sessions', 'hearth_api_tokens', 'hearth_transfer_tokens', 'hearth_columns', 'hearth_meta', 'hearth_models', 'hearth_migrations']);
 const kept = (name: string) => KEPT.has(name) || name.startsWith('sqlite_');
 
-/** Rows per INSERT, well under SQLite's bound-parameter limit. */
-const ROWS_PER_INSERT = (columns: number) => Math.max(1, Math.floor(900 / Math.max(1, columns)));
+/** Rows per INSERT: as many as fit the restore's parameter limit, as the backup restore batches them. */
+const ROWS_PER_INSERT = (columns: number) => Math.max(1, Math.floor(BACKUP_MAX_INSERT_PARAMETERS / Math.max(1, columns)));
 
 /** Replaces the live content tables' rows by the built database's, in one transaction. */
 async function replaceContent(built: Db, live: Db): Promise<void> {
@@ -62,9 +63,5 @@ export async function applyPush(options: { services: Services; tree: string; wor
   } finally {
     await database.close();
   }
-  const configuration = join(built, KEPT_CONFIGURATION);
-  if (await access(configuration).then(() => true, () => false)) {
-    await mkdir(dirname(join(services.config.dataDir, KEPT_CONFIGURATION)), { recursive: true });
-    await copyFile(configuration, join(services.config.dataDir, KEPT_CONFIGURATION));
-  }
+  await copyKeptConfiguration(built, services.config.dataDir);
 }

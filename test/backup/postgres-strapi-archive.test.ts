@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,9 @@ describe('Strapi archives on PostgreSQL', () => {
     const run = await withDatabase(url, () => importStrapi(STRAPI_TAR_GZ, dataDir));
     expect(run.stderr).toContain('entities: 56');
     expect(run.code).toBe(0);
+    // The archive's configuration stage is kept beside the PostgreSQL data as beside a SQLite one.
+    const kept = (dir: string) => readFile(join(dir, 'strapi-archive', 'configuration.jsonl'), 'utf8');
+    expect(await kept(dataDir)).toBe(await kept(join(root, 'sqlite')));
     const server = await startTestServer({ dataDir, schemas: join(dataDir, 'schema') });
     try {
       expect(await answers(server, CONTENT_READS)).toEqual(onSqlite);
