@@ -1,4 +1,5 @@
 import type { Db, Row } from '../db/database.js';
+import { isLocaleCode } from '../query/locale-code.js';
 
 /** An i18n locale. */
 export interface Locale {
@@ -9,11 +10,6 @@ export interface Locale {
   readonly createdAt: string;
   readonly updatedAt: string;
 }
-
-/** Locale codes as Strapi accepts them (BCP 47-like). */
-const LOCALE_CODE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
-/** Whether a code is well-formed (it may still name no language Intl knows). */
-export const isLocaleCode = (code: string): boolean => code.length <= 35 && LOCALE_CODE.test(code);
 
 /** A well-formed code whose language Intl knows (`en`, `fr`, `pt-BR`; not `xx`): what the admin API accepts. */
 export function isKnownLocale(code: string): boolean {

@@ -1,7 +1,7 @@
 import { scryptSync, randomBytes } from 'node:crypto';
 import { validationError } from '../errors/app-error.js';
 import type { Model, ScalarAttribute } from '../schema/types.js';
-import { storedTemporal, toBigInteger, ValueError } from './values.js';
+import { storedTemporal, toBigInteger, ValueError } from '../schema/values.js';
 
 /** Passwords are stored as scrypt hashes and never returned. */
 export function hashPassword(plain: string): string {

@@ -4,7 +4,7 @@ import type { Registry } from '../schema/registry.js';
 import type { Attribute, ComponentModel, ContentTypeModel, Model, ScalarAttribute } from '../schema/types.js';
 import type { Row } from '../db/database.js';
 import { blocksSchema } from './blocks-schema.js';
-import { isBigIntegerInput, toBigInteger, ValueError } from './values.js';
+import { isBigIntegerInput, toBigInteger, ValueError } from '../schema/values.js';
 import { installYupLocale, yup } from './yup-setup.js';
 
 installYupLocale();

@@ -3,7 +3,7 @@ import { MAX_FILTER_DEPTH, MAX_FILTER_LIST, MAX_FILTER_NODES } from '../limits.j
 import { lookupField, targetUid } from '../schema/fields.js';
 import type { Registry } from '../schema/registry.js';
 import type { Model, ScalarType } from '../schema/types.js';
-import { storedTemporal, toBooleanLikeStrapi, toNumberLikeLodash, ValueError } from '../documents/values.js';
+import { storedTemporal, toBooleanLikeStrapi, toNumberLikeLodash, ValueError } from '../schema/values.js';
 import { COMPARISON_OPERATORS, type BoundValue, type ComparisonOperator, type FieldRef, type FilterNode } from './ast.js';
 import { ARRAY_OPERATORS, isOperator } from './operators.js';
 

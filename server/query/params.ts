@@ -1,5 +1,5 @@
 import { validationError } from '../errors/app-error.js';
-import { isLocaleCode } from '../auth/locales.js';
+import { isLocaleCode } from './locale-code.js';
 import { PUBLICATION_FILTERS, type LocaleSelection, type PublicationFilter } from './ast.js';
 import { textOf } from './coerce.js';
 

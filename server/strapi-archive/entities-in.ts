@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { toStorage } from '../documents/scalars.js';
-import { ValueError } from '../documents/values.js';
+import { ValueError } from '../schema/values.js';
 import { fileModel } from '../schema/file-model.js';
 import type { Registry } from '../schema/registry.js';
 import type { Attribute, Model } from '../schema/types.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { paginationMeta, pageWindow, toPagination, withCount } from '../../server/query/pagination.js';
 import { MAX_PAGINATION_VALUE } from '../../server/limits.js';
-import { parseDate, parseInstant, parseTime, ValueError } from '../../server/documents/values.js';
+import { parseDate, parseInstant, parseTime, ValueError } from '../../server/schema/values.js';
 
 const limits = { defaultLimit: 25, maxLimit: 100 };
 const meta = (raw: Record<string, unknown>, total = 3) => {
