@@ -9,7 +9,7 @@ import { sendJson } from './respond.js';
 import { AppError } from '../errors/app-error.js';
 import type { BuilderChange } from '../schema/builder.js';
 import { convertPopulate } from '../query/populate.js';
-import { validatePopulate } from '../query/validate.js';
+import { validatePopulate } from '../query/check-populate.js';
 
 /** `confirmDataLoss` of a body (a boolean) or a query string (`true`/`false`). */
 function confirmOf(value: unknown, path: string[]): boolean {

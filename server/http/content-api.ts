@@ -8,7 +8,7 @@ import { convertFields } from '../query/fields.js';
 import { convertPopulate } from '../query/populate.js';
 import { buildQuery, checkParams, readListQuery, readOneQuery, validateQuery, type QueryEnv } from '../query/read-query.js';
 import type { DocumentQuery } from '../query/ast.js';
-import { checkPopulateAccess } from '../query/validate.js';
+import { checkPopulateAccess } from '../query/check-populate.js';
 import type { ContentTypeModel } from '../schema/types.js';
 import { lookupField } from '../schema/fields.js';
 import { documentDeps, type Services } from '../services.js';

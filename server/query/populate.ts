@@ -8,11 +8,11 @@ import { convertFields } from './fields.js';
 import { convertFilters } from './filters.js';
 import { convertSort } from './sort.js';
 import { numberOf, textOf } from './coerce.js';
+import { POPULATABLE } from './check.js';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const TRUE = new Set(['true', 't', '1']);
 const FALSE = new Set(['false', 'f', '0']);
-const POPULATABLE = new Set(['relation', 'component', 'media', 'dynamiczone', 'localizations']);
 
 /** A populate entry with nothing but defaults (every scalar field, nothing nested). */
 export const plainNode = (attribute: string): PopulateNode => ({

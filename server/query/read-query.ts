@@ -8,7 +8,10 @@ import { checkWindow, pageWindow, toPagination, withCount, type PaginationLimits
 import { ALLOWED_QUERY_KEYS, parseLocale, parsePublicationFilter, parseStatus } from './params.js';
 import { convertPopulate } from './populate.js';
 import { convertSort } from './sort.js';
-import { validateFields, validateFilters, validatePopulate, validateSort, type CanRead } from './validate.js';
+import type { CanRead } from './check.js';
+import { validateFilters } from './check-filters.js';
+import { validatePopulate } from './check-populate.js';
+import { validateFields, validateSort } from './check-sort.js';
 import { numberOf, textOf } from './coerce.js';
 
 /** What turning a query string into a DocumentQuery needs. */

@@ -5,7 +5,10 @@ import { convertFilters } from '../query/filters.js';
 import { boundedPagination, pageWindow, toPagination, type PaginationLimits } from '../query/pagination.js';
 import { convertPopulate } from '../query/populate.js';
 import { convertSort } from '../query/sort.js';
-import { validateFields, validateFilters, validatePopulate, validateSort, type CanRead } from '../query/validate.js';
+import type { CanRead } from '../query/check.js';
+import { validateFilters } from '../query/check-filters.js';
+import { validatePopulate } from '../query/check-populate.js';
+import { validateFields, validateSort } from '../query/check-sort.js';
 import type { Registry } from '../schema/registry.js';
 import { userModel } from './models.js';
 
