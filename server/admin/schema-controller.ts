@@ -22,8 +22,11 @@ export interface SchemaController {
   current(): Registry;
   /** Runs `fn` (a request's handling) with the running registry pinned, so a swap mid-request does not reach it. */
   pin<T>(fn: () => T): T;
-  /** Applies one builder edit, computed from the registry current when its turn comes; resolves to the edited uid. */
-  apply(edit: (registry: Registry) => BuilderChange): Promise<string>;
+  /**
+   * Applies one builder edit, computed from the registry current when its turn comes; resolves to the edited uid.
+   * `alongside` runs in the same transaction once the tables match the new schemas (a live import's content).
+   */
+  apply(edit: (registry: Registry) => BuilderChange, alongside?: (db: Db, next: Registry) => Promise<void>): Promise<string>;
   /** Re-reads the schemas folder; an invalid or refused state is logged and the running registry stays. */
   reloadFromDisk(): Promise<void>;
   /** Resolves once no change is running or queued (before the database closes). */
@@ -92,7 +95,7 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
     }
   }
 
-  async function applyChange(change: BuilderChange): Promise<void> {
+  async function applyChange(change: BuilderChange, alongside?: (db: Db, next: Registry) => Promise<void>): Promise<void> {
     const before = registry;
     const options = await syncOptions();
     const changes = await fileChanges(deps.schemasDir, docsOf(before), change.docs);
@@ -102,6 +105,7 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
       for (const step of plan.steps) await step(trx);
       await syncSchemaIn(trx, database.kind, change.registry, options);
       await migrateDrafts(trx, change.registry, plan.draftAndPublish, options.defaultLocale);
+      await alongside?.(trx, change.registry);
       try {
         return await writeFiles(deps.schemasDir, changes);
       } catch (err) {
@@ -143,10 +147,10 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
   return {
     current: () => pinned.getStore() ?? registry,
     pin: (fn) => pinned.run(registry, fn),
-    apply(edit) {
+    apply(edit, alongside) {
       return exclusive(async () => {
         const change = edit(registry);
-        await applyChange(change);
+        await applyChange(change, alongside);
         return change.uid;
       });
     },

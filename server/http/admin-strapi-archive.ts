@@ -5,7 +5,9 @@ import { AppError, notFound, validationError } from '../errors/app-error.js';
 import { STRAPI_ARCHIVE_KEEP_MS, STRAPI_ARCHIVE_UPLOAD_LIMIT } from '../limits.js';
 import type { Services } from '../services.js';
 import { exportStrapiArchive } from '../strapi-archive/export.js';
+import { createImportTracker } from '../strapi-archive/import-status.js';
 import { inspectStrapiArchive } from '../strapi-archive/inspect.js';
+import { importIntoRunningServer } from '../strapi-archive/live-import.js';
 import { objectBody, optionalBoolean, optionalString, requiredString } from './admin-input.js';
 import { parseQueryString, rawQuery } from './query-string.js';
 import { sendJson } from './respond.js';
@@ -34,15 +36,18 @@ function importCommand(fileName: string, encrypted: boolean, dataDir: string): s
 }
 
 /**
- * `/strapi-archive/*`: look into a Strapi export before importing it, and download this server's
- * content as one. The import itself replaces the whole data dir (the CLI's staged build and swap),
- * which a running server holding its database open cannot do: it answers 409 with the command to
- * run with the server stopped.
+ * `/strapi-archive/*`: look into a Strapi export before importing it (what it brings, which of the
+ * project's schemas it would replace), import it into the running server (one at a time; the
+ * answer comes when it is done, and `GET /strapi-archive/import` tells the stage meanwhile), and
+ * download this server's content as one. On PostgreSQL the import answers 409 with the CLI command
+ * to run with the server stopped.
  */
 export function strapiArchiveRoutes(services: Services): express.Router {
   const router = express.Router();
   const { config } = services;
   const root = join(config.dataDir, 'tmp', 'strapi-archive');
+  const imports = createImportTracker(services.now);
+  const liveImport = services.database.kind === 'sqlite';
 
   /** The stored archive of an upload id (its one `archive.*` file). */
   async function storedArchive(id: string): Promise<{ dir: string; file: string; fileName: string }> {
@@ -75,7 +80,7 @@ export function strapiArchiveRoutes(services: Services): express.Router {
       const key = keyOf(form.fields.key);
       const file = join(form.dir, `archive${archiveSuffix(upload.filename)}`);
       await rename(upload.path, file);
-      const inspection = await inspectStrapiArchive({ file, key, workDir: join(form.dir, 'unpacked') });
+      const inspection = await inspectStrapiArchive({ file, key, workDir: join(form.dir, 'unpacked'), schemasDir: config.schemasDir });
       await writeFile(join(form.dir, 'name.json'), JSON.stringify({ fileName: upload.filename }));
       kept = true;
       const encrypted = file.endsWith('.enc');
@@ -86,7 +91,7 @@ export function strapiArchiveRoutes(services: Services): express.Router {
           size: upload.size,
           encrypted,
           ...inspection,
-          liveImport: false,
+          liveImport,
           command: importCommand(upload.filename, encrypted, config.dataDir),
         },
       });
@@ -95,17 +100,41 @@ export function strapiArchiveRoutes(services: Services): express.Router {
     }
   });
 
-  router.post('/strapi-archive/import', async (req) => {
+  router.get('/strapi-archive/import', (_req, res) => {
+    sendJson(res, 200, { data: imports.status() });
+  });
+
+  router.post('/strapi-archive/import', async (req, res) => {
     const body = await objectBody(req);
     const id = requiredString(body, 'id');
-    optionalString(body, 'key', { nullable: true });
-    optionalBoolean(body, 'force');
-    const { file, fileName } = await storedArchive(id);
-    throw new AppError(
-      'ConflictError',
-      'A running server cannot import a Strapi archive: the import replaces the whole data directory. Stop the server and run the command in details.command.',
-      { command: importCommand(fileName, file.endsWith('.enc'), config.dataDir) },
-    );
+    const key = keyOf(optionalString(body, 'key', { nullable: true }));
+    const force = optionalBoolean(body, 'force') ?? false;
+    const { dir, file, fileName } = await storedArchive(id);
+    if (!liveImport) {
+      throw new AppError(
+        'ConflictError',
+        'A server on PostgreSQL cannot import a Strapi archive while it runs. Stop the server and run the command in details.command.',
+        { command: importCommand(fileName, file.endsWith('.enc'), config.dataDir) },
+      );
+    }
+    if (file.endsWith('.enc') && key === null) throw validationError(`${fileName} is encrypted: send its key`, { errors: [{ path: ['key'], message: 'key is required for an encrypted archive', name: 'ValidationError' }] });
+    const run = imports.start(id, fileName);
+    const work = join(dir, 'work');
+    const progress = (message: string) => {
+      run.progress(message);
+      services.log(`strapi import: ${message}`);
+    };
+    try {
+      const result = await importIntoRunningServer({ services, file, key, force, work, progress });
+      run.succeed(result);
+      await rm(dir, { recursive: true, force: true });
+      sendJson(res, 200, { data: result });
+    } catch (err) {
+      run.fail(err);
+      throw err;
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   });
 
   router.delete('/strapi-archive/:id', async (req, res) => {

@@ -1,7 +1,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRecord, readStage, stageLines } from './jsonl.js';
-import { parseArchiveSchemas } from './schemas.js';
+import { conflictingSchemas, parseArchiveSchemas } from './schemas.js';
 import { openStrapiArchive } from './source.js';
 
 /** One schema of an archive as the import screen lists it. */
@@ -23,14 +23,17 @@ export interface StrapiArchiveInspection {
   readonly assets: number;
   /** `metadata.json`'s `strapi.version`, when given. */
   readonly strapiVersion: string | null;
+  /** Schemas of the project at `schemasDir` that the archive's differ from (an import replaces them only when forced). */
+  readonly conflicts: readonly string[];
 }
 
 /**
  * Unpacks a Strapi export into `workDir` (removed afterwards) and counts what it holds: its
  * schemas (uid and kind), entity lines per type, links and asset files. A damaged archive or a
- * wrong key fails as the import would, with the same one-line reason.
+ * wrong key fails as the import would, with the same one-line reason. With `schemasDir`, the
+ * project's schema files that differ from the archive's are named.
  */
-export async function inspectStrapiArchive(options: { file: string; key: string | null; workDir: string }): Promise<StrapiArchiveInspection> {
+export async function inspectStrapiArchive(options: { file: string; key: string | null; workDir: string; schemasDir?: string }): Promise<StrapiArchiveInspection> {
   const tree = await openStrapiArchive(options);
   try {
     const schemas = parseArchiveSchemas(await readStage(tree.dir, 'schemas'));
@@ -49,6 +52,7 @@ export async function inspectStrapiArchive(options: { file: string; key: string 
       links,
       assets,
       strapiVersion: await strapiVersion(tree.dir),
+      conflicts: options.schemasDir === undefined ? [] : await conflictingSchemas(options.schemasDir, schemas),
     };
   } finally {
     if (tree.owned) await rm(tree.dir, { recursive: true, force: true });

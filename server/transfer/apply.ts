@@ -1,67 +1,127 @@
-import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { access, copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { openSqlite } from '../db/sqlite.js';
+import { AppError } from '../errors/app-error.js';
 import { BACKUP_MAX_INSERT_PARAMETERS } from '../limits.js';
+import { docsOf, sameDocs, type BuilderChange } from '../schema/builder.js';
+import { PROJECT_CONFIG_FILE } from '../schema/custom-fields.js';
+import { loadProject } from '../schema/load.js';
+import { buildRegistry, type Registry } from '../schema/registry.js';
 import type { Services } from '../services.js';
-import { importStrapiArchive } from '../strapi-archive/import.js';
+import { importStrapiArchive, type StrapiImportSummary } from '../strapi-archive/import.js';
+import type { ArchiveSchema } from '../strapi-archive/schemas.js';
+import { writeProject } from '../strapi-archive/schemas.js';
 import { copyKeptConfiguration } from '../strapi-archive/settings-in.js';
 import { TransferError } from './protocol.js';
 
 /**
- * Puts a pushed transfer in place on a running server. The archive importer builds a complete
- * data dir from the pushed tree (all its checks: types in the schemas, row ids, components,
- * links, media), then the content tables of the live database are replaced by the built ones in
- * one transaction, as Strapi's restore deletes and rewrites the transferred types. What a
- * transfer never carries stays: admin accounts and sessions, API and transfer tokens, the
- * schema bookkeeping and settings kept in hearth_meta.
+ * Puts a Strapi dataset (a pushed transfer, or an uploaded export archive) in place on a running
+ * server. The archive importer builds a complete data dir from the unpacked tree (all its checks:
+ * types in the schemas, row ids, components, links, media); then, through the schema controller
+ * and in one transaction, the running schemas become the built ones (an archive's new and changed
+ * types; a push keeps the server's) and the content tables' rows are replaced by the built ones, as
+ * Strapi's restore deletes and rewrites the transferred types. The registry is swapped as that
+ * transaction commits; the response cache and the remembered callers follow the database's change
+ * stamp. What a dataset never carries stays: admin accounts and sessions, API and transfer tokens,
+ * the schema bookkeeping and settings kept in hearth_meta.
  */
 
-/** Tables a push leaves as they are. */
+/** Tables the replacement leaves as they are. */
 const KEPT = new Set(['hearth_admin_users', 'hearth_admin_sessions', 'hearth_api_tokens', 'hearth_transfer_tokens', 'hearth_columns', 'hearth_meta', 'hearth_models', 'hearth_migrations']);
 const kept = (name: string) => KEPT.has(name) || name.startsWith('sqlite_');
 
 /** Rows per INSERT: as many as fit the restore's parameter limit, as the backup restore batches them. */
 const ROWS_PER_INSERT = (columns: number) => Math.max(1, Math.floor(BACKUP_MAX_INSERT_PARAMETERS / Math.max(1, columns)));
 
-/** Replaces the live content tables' rows by the built database's, in one transaction. */
-async function replaceContent(built: Db, live: Db): Promise<void> {
+/** Replaces the content tables' rows by the built database's, inside the live transaction `trx`. */
+async function replaceContent(built: Db, trx: Db): Promise<void> {
   const tables = (await built.introspection.getTables()).map((t) => t.name).filter((n) => !kept(n));
-  const liveTables = new Set((await live.introspection.getTables()).map((t) => t.name));
+  const liveTables = new Set((await trx.introspection.getTables()).map((t) => t.name));
   const missing = tables.filter((t) => !liveTables.has(t));
   if (missing.length > 0) throw new TransferError('ProviderTransferError', `the server has no table for ${missing.join(', ')}: its schemas changed during the transfer`);
-  await live.transaction().execute(async (trx) => {
-    // Rows reference each other across tables: the checks run once every table is rewritten.
-    await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
-    for (const table of tables) await trx.deleteFrom(table).execute();
-    for (const table of tables) {
-      const rows = await built.selectFrom(table).selectAll().execute();
-      const size = ROWS_PER_INSERT(Object.keys(rows[0] ?? {}).length);
-      for (let at = 0; at < rows.length; at += size) await trx.insertInto(table).values(rows.slice(at, at + size)).execute();
-    }
-  });
+  // Rows reference each other across tables: the checks run once every table is rewritten.
+  await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
+  for (const table of tables) await trx.deleteFrom(table).execute();
+  for (const table of tables) {
+    const rows = await built.selectFrom(table).selectAll().execute();
+    const size = ROWS_PER_INSERT(Object.keys(rows[0] ?? {}).length);
+    for (let at = 0; at < rows.length; at += size) await trx.insertInto(table).values(rows.slice(at, at + size)).execute();
+  }
 }
 
-/** Copies the built data dir's local media into the server's uploads folder (a provider such as S3 got them while building). */
-async function placeMedia(from: string, to: string): Promise<void> {
+/** Copies the built data dir's local media into the server's uploads folder; resolves to the names that were not there before. */
+async function placeMedia(from: string, to: string): Promise<string[]> {
   await mkdir(to, { recursive: true });
-  for (const name of await readdir(from).catch(() => [] as string[])) await copyFile(join(from, name), join(to, name));
+  const present = new Set(await readdir(to));
+  const added: string[] = [];
+  for (const name of await readdir(from).catch(() => [] as string[])) {
+    await copyFile(join(from, name), join(to, name));
+    if (!present.has(name)) added.push(name);
+  }
+  return added;
 }
 
-/** Builds a data dir from the pushed tree with the archive importer, then puts its content in place. */
-export async function applyPush(options: { services: Services; tree: string; work: string }): Promise<void> {
-  const { services, tree, work } = options;
+/** The running project's schema files (and its hearth.json), copied as the base the archive's schemas are written over. */
+async function copyRunningProject(schemasDir: string, to: string): Promise<void> {
+  await writeProject({ from: schemasDir, to, schemas: [] });
+  const config = join(schemasDir, PROJECT_CONFIG_FILE);
+  if (await access(config).then(() => true, () => false)) {
+    await mkdir(to, { recursive: true });
+    await copyFile(config, join(to, PROJECT_CONFIG_FILE));
+  }
+}
+
+/** What to apply: an unpacked Strapi tree, and whether its schemas change the server's (an archive) or are the server's own (a push). */
+export interface DatasetOptions {
+  readonly services: Services;
+  /** The unpacked tree (`--format dir` layout). */
+  readonly tree: string;
+  /** A scratch folder, removed by the caller. */
+  readonly work: string;
+  /** The archive's schemas, written over the running project's; null: the tree's schemas are the server's own (a push). */
+  readonly schemas: readonly ArchiveSchema[] | null;
+  readonly progress: (message: string) => void;
+}
+
+/** The edit the schema controller applies: the archive's project, or the running one unchanged (a push). */
+function editOf(next: Registry | null, base: Registry): (current: Registry) => BuilderChange {
+  return (current) => {
+    if (next === null) return { docs: docsOf(current), registry: current, renames: new Map(), confirmDataLoss: false, uid: '' };
+    if (!sameDocs(docsOf(current), docsOf(base))) throw new AppError('ConflictError', 'The schemas were changed while the archive was imported; nothing was imported. Import it again.');
+    return { docs: docsOf(next), registry: next, renames: new Map(), confirmDataLoss: true, uid: '' };
+  };
+}
+
+/** Builds a data dir from the tree with the archive importer, then puts its schemas and content in place on the running server. */
+export async function applyDataset(options: DatasetOptions): Promise<StrapiImportSummary> {
+  const { services, tree, work, progress } = options;
   const { provider, localDir } = services.uploads;
   const built = join(work, 'built');
+  const project = join(work, 'schemas');
   const remote = provider.name === 'local' ? null : provider;
-  await importStrapiArchive({ dataDir: built, file: tree, key: null, schemasDir: join(work, 'schemas'), force: true, mediaProvider: remote, progress: (m) => services.log(`transfer: push: ${m}`) });
+  const base = services.schemas.current();
+  if (options.schemas !== null) await copyRunningProject(services.config.schemasDir, project);
+  const summary = await importStrapiArchive({ dataDir: built, file: tree, key: null, schemasDir: project, force: true, mediaProvider: remote, progress });
+  const next = options.schemas === null ? null : buildRegistry(await loadProject(project));
   const database = openSqlite(join(built, 'hearth.db'));
+  let added: string[] = [];
   try {
-    if (remote === null) await placeMedia(join(built, 'uploads'), localDir);
-    await replaceContent(database.db, services.database.db);
+    progress('applying: schemas and content in one transaction');
+    if (remote === null) added = await placeMedia(join(built, 'uploads'), localDir);
+    await services.schemas.apply(editOf(next, base), (trx) => replaceContent(database.db, trx));
+  } catch (err) {
+    for (const name of added) await rm(join(localDir, name), { force: true });
+    throw err;
   } finally {
     await database.close();
   }
   await copyKeptConfiguration(built, services.config.dataDir);
+  return summary;
+}
+
+/** Puts a pushed transfer in place: the tree's schemas are the server's own. */
+export async function applyPush(options: { services: Services; tree: string; work: string }): Promise<void> {
+  await applyDataset({ ...options, schemas: null, progress: (m) => options.services.log(`transfer: push: ${m}`) });
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrlFor } from '../helpers/database.js';
 import { startTestServer } from '../helpers/server.js';
+import { adminRequest, registerOwner } from '../admin/helpers.js';
 import type { RunResult } from '../helpers/cli.js';
 import { answers, CONTENT_READS, exportStrapi, importStrapi, serveImported, STRAPI_TAR_GZ } from './strapi-helpers.js';
 
@@ -70,6 +71,32 @@ describe('Strapi archives on PostgreSQL', () => {
       expect(await answers(copy, CONTENT_READS)).toEqual(onSqlite);
     } finally {
       await copy.close();
+    }
+  });
+
+  it('a running server on PostgreSQL refuses the admin API import with a 409 naming the CLI command, and keeps its content', async () => {
+    const server = await startTestServer();
+    try {
+      const session = await registerOwner(server);
+      const admin = adminRequest(server, session);
+      const token = await server.token('full-access');
+      expect((await server.request('/api/tags', { method: 'POST', token, json: { data: { label: 'kept' } } })).status).toBe(201);
+      const body = new FormData();
+      body.append('files', new Blob([await readFile(STRAPI_TAR_GZ)]), 'export-example.tar.gz');
+      const inspected = await admin('/admin/api/strapi-archive/inspect', { method: 'POST', body });
+      expect(inspected.status).toBe(200);
+      const { data } = (await inspected.json()) as { data: { id: string; liveImport: boolean; command: string } };
+      expect(data.liveImport).toBe(false);
+      const refused = await admin('/admin/api/strapi-archive/import', { method: 'POST', json: { id: data.id, force: true } });
+      expect(refused.status).toBe(409);
+      const { error } = (await refused.json()) as { error: { name: string; details: { command: string } } };
+      expect(error.name).toBe('ConflictError');
+      expect(error.details.command).toBe(data.command);
+      expect(data.command).toContain('hearth import --from-strapi "export-example.tar.gz"');
+      const tags = (await (await server.request('/api/tags?status=draft', { token })).json()) as { data: { label: string }[] };
+      expect(tags.data.map((t) => t.label)).toEqual(['kept']);
+    } finally {
+      await server.close();
     }
   });
 });
