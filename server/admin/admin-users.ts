@@ -1,5 +1,6 @@
 import type { Db, Row } from '../db/database.js';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { passwordProblem } from './passwords.js';
 
 /** An admin account as the admin API shows it: never with its password hash. */
 export interface AdminUser {
@@ -121,7 +122,7 @@ export function createAdminUsers(deps: { db: Db; now: () => Date }) {
     async authenticate(email: string, password: string): Promise<AdminUser | null> {
       const row = await byEmail(email);
       const stored = row && typeof row.password_hash === 'string' ? row.password_hash : null;
-      const ok = await verifyPassword(password, stored);
+      const ok = await verifyPassword(password, stored, { decoy: true });
       return ok && row ? toUser(row) : null;
     },
 

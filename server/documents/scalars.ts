@@ -1,16 +1,12 @@
-import { scryptSync, randomBytes } from 'node:crypto';
+import { hashPassword } from '../auth/passwords.js';
 import { validationError } from '../errors/app-error.js';
 import type { Model, ScalarAttribute } from '../schema/types.js';
 import { storedTemporal, toBigInteger, ValueError } from '../schema/values.js';
 
-/** Passwords are stored as scrypt hashes and never returned. */
-export function hashPassword(plain: string): string {
-  const salt = randomBytes(16);
-  const hash = scryptSync(plain, salt, 64);
-  return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`;
-}
-
-/** The stored form of one validated scalar value; Strapi's conversion errors become 400s. */
+/**
+ * The stored form of one validated scalar value; Strapi's conversion errors become 400s. A password
+ * is hashed off the event loop, so it has no synchronous stored form: `storedScalar` hashes it.
+ */
 export function toStorage(attr: ScalarAttribute, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   try {
@@ -32,7 +28,8 @@ export function toStorage(attr: ScalarAttribute, value: unknown): unknown {
       case 'blocks':
         return JSON.stringify(value);
       case 'password':
-        return hashPassword(String(value));
+        // A programming error (logged, answered as the generic 500): passwords go through storedScalar.
+        throw new Error(`${attr.name}: a password has no synchronous stored form (use storedScalar)`);
       default:
         return String(value);
     }
@@ -51,21 +48,27 @@ export function toStorage(attr: ScalarAttribute, value: unknown): unknown {
  * database layer fills them on create (`processData` with defaults): the extra attributes of a
  * plugin type's extension get them wherever Hearth writes its rows itself (users, roles, files).
  */
-export function extensionDefaults(model: Model, builtIn: Model): Record<string, unknown> {
+export async function extensionDefaults(model: Model, builtIn: Model): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const attr of model.attributes.values()) {
     if (builtIn.attributes.has(attr.name) || attr.kind !== 'scalar' || attr.default === undefined) continue;
-    out[attr.name] = toStorage(attr, attr.default);
+    out[attr.name] = await storedScalar(attr, attr.default);
   }
   return out;
 }
 
+/** The stored form of one validated scalar value, passwords included (hashed on the thread pool, in the compact scrypt format). */
+export async function storedScalar(attr: ScalarAttribute, value: unknown): Promise<unknown> {
+  if (attr.type === 'password' && value !== null && value !== undefined) return hashPassword(String(value), 'compact');
+  return toStorage(attr, value);
+}
+
 /** Stored values of the scalar attributes present in `data` (schema order, first bad value fails). */
-export function scalarColumns(model: Model, data: Record<string, unknown>): Record<string, unknown> {
+export async function scalarColumns(model: Model, data: Record<string, unknown>): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const attr of model.attributes.values()) {
     if (attr.kind !== 'scalar' || data[attr.name] === undefined) continue;
-    out[attr.name] = toStorage(attr, data[attr.name]);
+    out[attr.name] = await storedScalar(attr, data[attr.name]);
   }
   return out;
 }

@@ -225,10 +225,10 @@ async function applyComponents(env: WriteEnv, model: Model, rowId: number, attr:
     if (reuse) {
       cmpId = reuse.cmpId;
       kept.add(cmpId);
-      const values = scalarColumns(component, item);
+      const values = await scalarColumns(component, item);
       if (Object.keys(values).length > 0) await env.db.updateTable(component.table).set(values).where('id', '=', cmpId).execute();
     } else {
-      cmpId = await insertRow(env.db, component.table, scalarColumns(component, item));
+      cmpId = await insertRow(env.db, component.table, await scalarColumns(component, item));
     }
     await writeRelational(env, component, cmpId, item, scope, resolved);
     next.push({ cmpId, uid });

@@ -78,7 +78,7 @@ async function insertVersion(env: WriteEnv, model: ContentTypeModel, args: { doc
     env.registry,
     validationOptions(env, model, { mode: 'creation', isDraft: model.draftAndPublish, locale: args.locale, entity: null }),
   );
-  const columns = scalarColumns(model, validated);
+  const columns = await scalarColumns(model, validated);
   const rowId = await insertRow(env.db, model.table, {
     documentId: args.documentId,
     ...columns,
@@ -104,7 +104,7 @@ async function updateVersion(env: WriteEnv, model: ContentTypeModel, row: Row, d
     env.registry,
     validationOptions(env, model, { mode: 'update', isDraft: model.draftAndPublish, locale, entity: row }),
   );
-  const columns = scalarColumns(model, validated);
+  const columns = await scalarColumns(model, validated);
   await env.db
     .updateTable(model.table)
     .set({ ...columns, updatedAt: now, ...(status === 'published' ? { publishedAt } : {}), ...(env.author != null ? { updatedBy: env.author } : {}) })

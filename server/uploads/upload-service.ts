@@ -160,7 +160,7 @@ export function createUploadService(deps: UploadDeps) {
       // A project's file extension (src/extensions/upload/content-types/file) gets its scalars'
       // defaults, as Strapi's database layer fills them; never values from fileInfo (Strapi's
       // content-API validator refuses unknown keys, its admin one drops them).
-      const extras = extensionDefaults(fileModel(registry), FILE_MODEL);
+      const extras = await extensionDefaults(fileModel(registry), FILE_MODEL);
       const ids = await db.transaction().execute(async (trx) => {
         const folder = await uploadFolder(trx, input.folder ?? 'api-uploads', deps.now().toISOString());
         const inserted: number[] = [];

@@ -9,7 +9,7 @@ import { AppError } from '../errors/app-error.js';
 import { UP_RESET_CODE_BYTES } from '../limits.js';
 import type { DocumentQuery, Pagination } from '../query/ast.js';
 import { USER_MODEL, USER_ROLE_LINK_TABLE, userModel, USERS_TABLE } from './models.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { withoutPasswordValues } from './redact.js';
 import { userDefaults } from './user-extras.js';
 import { byUserId } from './user-query.js';
@@ -93,9 +93,9 @@ export function createAccountService(deps: { db: Db; documents: () => DocumentDe
       const confirmed = input.confirmed ?? true;
       const blocked = input.blocked ?? false;
       await validate({ username: input.username, email, provider: 'local', password: input.password, confirmed, blocked }, 'creation', null);
-      const password = await hashPassword(input.password);
+      const password = await hashPassword(input.password, 'compact');
       const at = now().toISOString();
-      const defaults = userDefaults(deps.documents().registry);
+      const defaults = await userDefaults(deps.documents().registry);
       return db.transaction().execute(async (trx) => {
         const row = await trx
           .insertInto(USERS_TABLE)
@@ -114,7 +114,7 @@ export function createAccountService(deps: { db: Db; documents: () => DocumentDe
     /** Sets a new password (Strapi's length rule applies) and forgets any reset code. */
     async setPassword(row: Row, plain: string): Promise<void> {
       await validate({ password: plain }, 'update', row);
-      const password = await hashPassword(plain);
+      const password = await hashPassword(plain, 'compact');
       await db.updateTable(USERS_TABLE).set({ password, resetPasswordToken: null, updatedAt: now().toISOString() }).where('id', '=', Number(row.id)).execute();
     },
 

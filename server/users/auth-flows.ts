@@ -8,7 +8,7 @@ import { checkBody } from './auth-input.js';
 import { deviceIdOf, type ClientInfo, type IssuedTokens, type SessionFlows } from './session-flows.js';
 import type { UserIdentity } from './strategy.js';
 import { PLAIN_USER_QUERY } from './user-query.js';
-import { hashPassword } from './passwords.js';
+import { hashPassword } from '../auth/passwords.js';
 
 /** What login, register and the password routes answer: tokens and the user as the content API prints it. */
 export type AuthAnswer = IssuedTokens & { readonly user: Record<string, unknown> };
@@ -41,7 +41,7 @@ export function createAuthFlows(deps: { settings: AdvancedSettingsService; accou
 
   /** Spends the time of a password check when there is no account, so timing tells nothing. */
   async function spendCheckTime(password: string): Promise<void> {
-    dummyHash ??= hashPassword('hearth-dummy-password');
+    dummyHash ??= hashPassword('hearth-dummy-password', 'compact');
     await accounts.checkPassword({ password: await dummyHash }, password);
   }
 

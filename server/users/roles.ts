@@ -87,7 +87,7 @@ export function createRoleService(deps: { db: Db; permissions: PermissionService
 
   const service = {
     /** Creates the built-in roles with Strapi's default permissions, once per data dir. */
-    ensureDefaults: (): Promise<void> => ensureDefaultRoles({ db, permissions, now, defaults: roleDefaults(deps.registry()) }),
+    ensureDefaults: async (): Promise<void> => ensureDefaultRoles({ db, permissions, now, defaults: await roleDefaults(deps.registry()) }),
 
     /** Every role with its user count: `public`, `authenticated`, then custom roles by name. */
     async list(): Promise<(Role & { nb_users: number })[]> {
@@ -114,7 +114,7 @@ export function createRoleService(deps: { db: Db; permissions: PermissionService
       const input = readRoleInput(body, deps.registry(), true);
       const name = input.name ?? '';
       const type = roleTypeOf(name);
-      const row = await insertRole(db, now().toISOString(), { name, description: input.description ?? '', type }, roleDefaults(deps.registry()));
+      const row = await insertRole(db, now().toISOString(), { name, description: input.description ?? '', type }, await roleDefaults(deps.registry()));
       if (!row) throw invalidFields([{ path: ['name'], message: 'Name already taken', name: 'ValidationError' }]);
       const role = toRole(row);
       await permissions.replace(role.type, input.permissions ?? []);

@@ -7,7 +7,6 @@ import { plainNode } from '../query/populate.js';
 import type { AccountService } from './accounts.js';
 import type { AdvancedSettingsService } from './advanced-settings.js';
 import { ROLES_TABLE, USER_ROLE_LINK_TABLE, USERS_TABLE } from './models.js';
-import { hashPassword } from './passwords.js';
 import { withoutPasswordValues } from './redact.js';
 import type { SessionManager } from './sessions.js';
 import { deleteUserChildren, prepareExtras } from './user-extras.js';

@@ -17,10 +17,10 @@ import { ROLE_MODEL, roleModel, USER_MODEL, userModel } from './models.js';
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Stored defaults of the extension's extra scalars, for a new user row (register and POST /api/users alike). */
-export const userDefaults = (registry: Registry): Record<string, unknown> => extensionDefaults(userModel(registry), USER_MODEL);
+export const userDefaults = (registry: Registry): Promise<Record<string, unknown>> => extensionDefaults(userModel(registry), USER_MODEL);
 
 /** Stored defaults of the role extension's extra scalars, for a new role row. */
-export const roleDefaults = (registry: Registry): Record<string, unknown> => extensionDefaults(roleModel(registry), ROLE_MODEL);
+export const roleDefaults = (registry: Registry): Promise<Record<string, unknown>> => extensionDefaults(roleModel(registry), ROLE_MODEL);
 
 /** The part of a body that names attributes only the project's extension declares. */
 function extraData(documents: DocumentDeps, body: unknown): Record<string, unknown> {

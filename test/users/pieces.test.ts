@@ -5,11 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { loadSecrets } from '../../server/auth/secrets.js';
 import { ConfigError, resolveConfig } from '../../server/config.js';
 import { deviceName } from '../../server/users/device-name.js';
-import { hashPassword, verifyPassword } from '../../server/users/passwords.js';
+import { hashPassword as hashAny, verifyPassword } from '../../server/auth/passwords.js';
 import { createUserTokens } from '../../server/users/tokens.js';
-import { hashPassword as attributeHash } from '../../server/documents/scalars.js';
+import bcrypt from 'bcryptjs';
+import { scalarColumns } from '../../server/documents/scalars.js';
+import { parseComponent } from '../../server/schema/parse.js';
 
 /** The small parts of users & permissions, one by one. */
+
+/** End users' hashes (the compact scrypt format). */
+const hashPassword = (plain: string) => hashAny(plain, 'compact');
+/** A `password` attribute's stored value, as the document service writes it. */
+const WITH_PASSWORD = parseComponent({ attributes: { secret: { type: 'password' } } }, 'test', 'secret', 'test.secret');
+const attributeHash = async (plain: string) => (await scalarColumns(WITH_PASSWORD, { secret: plain })).secret;
 
 describe('passwords', () => {
   it('are scrypt hashes with a fresh salt, verified in the document service\'s format too', async () => {
@@ -19,9 +27,30 @@ describe('passwords', () => {
     expect(a).not.toBe(b);
     expect(await verifyPassword('correct horse', a)).toBe(true);
     expect(await verifyPassword('correct horsE', a)).toBe(false);
-    expect(await verifyPassword('correct horse', attributeHash('correct horse'))).toBe(true);
+    expect(await verifyPassword('correct horse', String(await attributeHash('correct horse')))).toBe(true);
     expect(await verifyPassword('x', null)).toBe(false);
     expect(await verifyPassword('x', 'bcrypt$whatever')).toBe(false);
+  });
+
+  it('of every stored format verify through the one module: admin (parameterised), compact, and Strapi\'s bcrypt', async () => {
+    const admin = await hashAny('Correct horse 1');
+    expect(admin).toMatch(/^scrypt\$16384\$8\$1\$[\w-]+\$[\w-]+$/);
+    expect(await verifyPassword('Correct horse 1', admin)).toBe(true);
+    expect(await verifyPassword('Correct horse 2', admin)).toBe(false);
+    const strapi = bcrypt.hashSync('from strapi', 4);
+    expect(await verifyPassword('from strapi', strapi)).toBe(true);
+    expect(await verifyPassword('from strapi!', strapi)).toBe(false);
+    expect(await verifyPassword('x', null, { decoy: true })).toBe(false);
+  });
+
+  it("of a content type's password attribute are hashed off the event loop (the write path keeps ticking)", async () => {
+    let ticked = false;
+    setImmediate(() => {
+      ticked = true;
+    });
+    const columns = await scalarColumns(WITH_PASSWORD, { secret: 'correct horse' });
+    expect(ticked).toBe(true);
+    expect(await verifyPassword('correct horse', String(columns.secret))).toBe(true);
   });
 });
 
