@@ -51,7 +51,7 @@ export async function prepareExtras(args: { documents: DocumentDeps; db: Db; bod
   const data = extraData(documents, args.body);
   if (Object.keys(data).length === 0) return { columns: {}, write: async () => undefined };
   const model = userModel(documents.registry);
-  const columns = scalarColumns(model, data);
+  const columns = await scalarColumns(model, data);
   const defaultLocale = await documents.locales.defaultCode();
   const env = writeEnv(documents, db, defaultLocale);
   const missing = await missingRelations(env, model, data);
