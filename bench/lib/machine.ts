@@ -22,13 +22,13 @@ export interface Machine {
 
 export async function describeMachine(): Promise<Machine> {
   const list = cpus();
-  let commit: string | null = null;
+  let commit: string | null;
   try {
     commit = (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim() || null;
   } catch {
     commit = null;
   }
-  let distBuiltAt: string | null = null;
+  let distBuiltAt: string | null;
   try {
     distBuiltAt = (await stat(resolve(ROOT, 'dist/server/cli.js'))).mtime.toISOString();
   } catch {

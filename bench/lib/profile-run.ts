@@ -46,8 +46,8 @@ export interface ProfileArgs {
 async function sqlTimings(a: ProfileArgs, env: NodeJS.ProcessEnv, load: Omit<LoadArgs, 'origin' | 'serverPid'>) {
   const traceFile = join(a.work, `sql-trace-${a.cache ? 'cache' : 'nocache'}.json`);
   const traced = await startHearth({ dataDir: a.dataDir, schemas: SCHEMAS, env: { ...env, HEARTH_BENCH_SQL_TRACE: traceFile }, cpu: a.cpu, nodeArgs: ['--import', pathToFileURL(SQL_TRACE).href] });
-  let wallMsPerRequest = 0;
-  let completed = 0;
+  let wallMsPerRequest: number;
+  let completed: number;
   try {
     const r = await measure({ origin: traced.url, serverPid: traced.pid, ...load }, 0);
     wallMsPerRequest = (r.seconds * 1000) / Math.max(r.requests, 1);
@@ -74,7 +74,7 @@ export async function profileRun(a: ProfileArgs): Promise<ProfileResult> {
   const load = { paths: [a.path], method: 'GET' as const, headers: { authorization: `Bearer ${a.token}` }, connections: o.connections, seconds: o.duration };
   log(`profiling the server under ${a.path} (${a.label}) ...`);
   const hearth = await startHearth({ dataDir: a.dataDir, schemas: SCHEMAS, env, cpu: a.cpu, nodeArgs: ['--cpu-prof', '--cpu-prof-dir', dir], unbundled: true });
-  let rps = 0;
+  let rps: number;
   try {
     rps = (await measure({ origin: hearth.url, serverPid: hearth.pid, ...load }, o.warmup)).rps;
   } finally {

@@ -31,7 +31,7 @@ export async function snapshotHearth(dir: string, log: (m: string) => void): Pro
       hearthBin = bin;
       return target;
     } catch (err) {
-      if (attempt >= 12) throw new Error(`dist/ does not load (is a build running?): ${err instanceof Error ? err.message : String(err)}`);
+      if (attempt >= 12) throw new Error(`dist/ does not load (is a build running?): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
       log(`dist/ does not load yet (a build in progress?); retrying in 5 s`);
       await new Promise((r) => setTimeout(r, 5000));
     }

@@ -103,7 +103,7 @@ export function createClient(deps: ClientDeps): ApiClient {
         if (event.lengthComputable && event.total > 0) req.onProgress?.(event.loaded / event.total);
       });
       xhr.addEventListener('load', () => {
-        let payload: unknown = null;
+        let payload: unknown;
         try {
           payload = xhr.responseText ? JSON.parse(xhr.responseText) : null;
         } catch {

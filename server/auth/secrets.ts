@@ -21,7 +21,7 @@ export async function loadSecrets(dataDir: string): Promise<Secrets> {
   try {
     stored = JSON.parse(await readFile(file, 'utf8')) as typeof stored;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read ${file}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read ${file}: ${(err as Error).message}`, { cause: err });
   }
   const secrets: Record<string, string> = {};
   let changed = false;

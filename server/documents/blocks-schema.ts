@@ -54,13 +54,12 @@ const listItem = yup.object().shape({
   children: yup.array().of(inline).required(),
 });
 
-// eslint-disable-next-line prefer-const -- list and listChild refer to each other
-let list: yup.AnyObjectSchema;
+// list and listChild refer to each other: listChild reads list only when a value is validated, after both exist.
 const listChild = lazy((v: unknown) => {
   const type = typeOf(v);
   return type === 'list' ? list : type === 'list-item' ? listItem : invalid('Inline node must be list-item or list');
 });
-list = yup.object().shape({
+const list: yup.AnyObjectSchema = yup.object().shape({
   type: yup.string().equals(['list']).required(),
   format: yup.string().equals(['ordered', 'unordered']).required(),
   children: yup.array().of(listChild).min(1, 'List node children must have at least one ListItem or ListNode').required(),

@@ -71,7 +71,6 @@ export function baseNameOf(name: string, ext: string): string {
 }
 
 // Strapi's copy of sindresorhus/valid-filename.
-// eslint-disable-next-line no-control-regex
 const RESERVED_CHARACTERS = /[<>:"/\\|?*\u0000-\u001F]/;
 const WINDOWS_RESERVED_NAME = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
 

@@ -1,7 +1,7 @@
 import { cp, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURE_PROJECT, startTestServer, type TestServer } from '../helpers/server.js';
+import { FIXTURE_PROJECT, type TestServer } from '../helpers/server.js';
 import { expectJson } from '../helpers/project.js';
 
 /** The owner every admin test registers. */

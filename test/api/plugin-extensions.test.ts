@@ -71,7 +71,7 @@ describe('an extended users-permissions user', () => {
   let admin = '';
   let chef: User;
   let pictureId = 0;
-  let reviewIds: { id: number; documentId: string }[] = [];
+  const reviewIds: { id: number; documentId: string }[] = [];
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'hearth-extensions-'));

@@ -75,7 +75,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await server.start();
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
-    throw new Error(`cannot start the test PostgreSQL server: ${String(err)}\n${logs.join('')}`);
+    throw new Error(`cannot start the test PostgreSQL server: ${String(err)}\n${logs.join('')}`, { cause: err });
   }
   project.provide('postgresUrl', `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`);
   return async () => {

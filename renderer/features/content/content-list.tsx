@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import '../../styles/list-view.css';
-import { Link, Navigate, useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors';
 import { hasDraftAndPublish, isLocalized } from '../../api/schema';
 import { useLoad } from '../../api/use-load';

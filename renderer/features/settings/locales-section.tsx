@@ -3,7 +3,7 @@ import { describeError } from '../../api/errors';
 import type { Locale } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { describedBy, Field } from '../../components/field';
-import { ErrorNotice, Loading } from '../../components/feedback';
+import { Loading } from '../../components/feedback';
 import { TableHead } from '../../components/table-head';
 import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
