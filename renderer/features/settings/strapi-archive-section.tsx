@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { array, bool, dataOf, isRecord, num, nullable, object, str } from '../../api/decode';
-import { ApiError, describeError } from '../../api/errors';
+import { array, bool, dataOf, num, nullable, object, str } from '../../api/decode';
+import { describeError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { ErrorNotice } from '../../components/feedback';
@@ -9,6 +9,7 @@ import { TableHead } from '../../components/table-head';
 import { useToast } from '../../components/toast';
 import { useAction } from '../../components/use-action';
 import { useClient } from '../auth/session';
+import { ImportDone, ImportFailed, ImportProgress, useStrapiImport } from './strapi-import-run';
 
 /** What `POST /admin/api/strapi-archive/inspect` answers. */
 interface Inspection {
@@ -20,6 +21,10 @@ interface Inspection {
   readonly links: number;
   readonly assets: number;
   readonly strapiVersion: string | null;
+  /** Whether this server imports while it runs (SQLite); otherwise the import answers with `command`. */
+  readonly liveImport: boolean;
+  /** The project's schemas the archive's differ from: the import replaces them. */
+  readonly conflicts: readonly string[];
   readonly command: string;
 }
 
@@ -33,23 +38,13 @@ const inspectionDecoder = dataOf<Inspection>(
     links: num,
     assets: num,
     strapiVersion: nullable(str),
+    liveImport: bool,
+    conflicts: array(str),
     command: str,
   }),
 );
 
 const KIND_LABELS: Readonly<Record<string, string>> = { collectionType: 'Collection type', singleType: 'Single type', component: 'Component' };
-
-/** What a refused import says to do instead: the message, and the command to run with the server stopped. */
-interface Refusal {
-  readonly message: string;
-  readonly command: string | null;
-}
-
-function refusalOf(error: unknown): Refusal | null {
-  if (!(error instanceof ApiError) || error.status !== 409) return null;
-  const command = isRecord(error.details) && typeof error.details.command === 'string' ? error.details.command : null;
-  return { message: error.message, command };
-}
 
 /** Saves a downloaded blob under its name through a temporary link. */
 function save(blob: Blob, fileName: string): void {
@@ -72,7 +67,7 @@ function CommandLine({ command }: { readonly command: string }) {
   );
 }
 
-/** "Import from Strapi": choose an archive, give its key, see what it holds, then import. */
+/** "Import from Strapi": choose an archive, give its key, see what it holds, confirm, watch it import, see what came in. */
 function StrapiImport() {
   const client = useClient();
   const [file, setFile] = useState<File | null>(null);
@@ -80,7 +75,8 @@ function StrapiImport() {
   const { busy, error, run } = useAction();
   const [inspection, setInspection] = useState<Inspection | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const importer = useStrapiImport();
+  const { refusal } = importer;
 
   const forget = (previous: Inspection | null) => {
     if (previous !== null) void client.del(`/admin/api/strapi-archive/${previous.id}`).catch(() => {});
@@ -88,7 +84,7 @@ function StrapiImport() {
   const inspect = async (event: FormEvent) => {
     event.preventDefault();
     if (file === null) return;
-    setRefusal(null);
+    importer.reset();
     forget(inspection);
     setInspection(null);
     await run(async () => {
@@ -98,15 +94,9 @@ function StrapiImport() {
       setInspection(inspectionDecoder(await client.sendForm('/admin/api/strapi-archive/inspect', form)));
     });
   };
-  const runImport = async () => {
-    if (inspection === null) return;
-    try {
-      await client.post('/admin/api/strapi-archive/import', { id: inspection.id, force: true, ...(key !== '' ? { key } : {}) });
-    } catch (e) {
-      const refused = refusalOf(e);
-      if (refused === null) throw e;
-      setRefusal(refused);
-    }
+  const runImport = async (chosen: Inspection) => {
+    // Differing schemas were shown and confirmed: they are replaced.
+    if (await importer.start({ id: chosen.id, force: true, ...(key !== '' ? { key } : {}) })) setInspection(null);
   };
 
   return (
@@ -145,22 +135,38 @@ function StrapiImport() {
               ))}
             </tbody>
           </table>
-          <button type="button" className="btn btn-primary" onClick={() => setConfirming(true)}>
+          {inspection.conflicts.length > 0 ? (
+            <div className="notice notice-warning" data-testid="strapi-conflicts">
+              <p>These types of this project differ from the archive&apos;s; importing replaces them with the archive&apos;s:</p>
+              <ul>
+                {inspection.conflicts.map((uid) => (
+                  <li key={uid}>
+                    <code>{uid}</code>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          <button type="button" className="btn btn-primary" onClick={() => setConfirming(true)} disabled={importer.running}>
             Import…
           </button>{' '}
           <button
             type="button"
             className="btn"
+            disabled={importer.running}
             onClick={() => {
               forget(inspection);
               setInspection(null);
-              setRefusal(null);
+              importer.reset();
             }}
           >
             Discard
           </button>
         </div>
       ) : null}
+      {importer.running ? <ImportProgress status={importer.status} /> : null}
+      {importer.result ? <ImportDone result={importer.result} /> : null}
+      {importer.error ? <ImportFailed error={importer.error} /> : null}
       {refusal ? (
         <div className="notice" role="status" data-testid="strapi-import-refused">
           <p>{refusal.message}</p>
@@ -168,9 +174,19 @@ function StrapiImport() {
         </div>
       ) : null}
       {confirming && inspection ? (
-        <ConfirmDialog title="Import from Strapi?" confirmLabel="Import" danger onConfirm={runImport} onClose={() => setConfirming(false)}>
+        <ConfirmDialog
+          title="Import from Strapi?"
+          confirmLabel="Import"
+          danger
+          onConfirm={async () => {
+            // The dialog closes at once; the card shows the import's progress.
+            void runImport(inspection);
+          }}
+          onClose={() => setConfirming(false)}
+        >
           <p>
-            This replaces all content, media, end users and roles with the archive&apos;s ({inspection.totalEntities} entities, {inspection.assets} media files), and writes its schemas. Admin accounts and API tokens are kept.
+            This replaces all content, media, end users and roles with the archive&apos;s ({inspection.totalEntities} entities, {inspection.assets} media files), and writes its schemas
+            {inspection.conflicts.length > 0 ? `, replacing ${inspection.conflicts.length} that differ` : ''}. Admin accounts and API tokens are kept.
           </p>
         </ConfirmDialog>
       ) : null}
