@@ -6,7 +6,7 @@ import { adminUiDirOf, packageInfo } from './admin/package-info.js';
 import { createSchemaController } from './admin/schema-controller.js';
 import { createApp } from './app.js';
 import { attachTransfer } from './transfer/upgrade.js';
-import { createIndexAdvisor } from './documents/index-advice.js';
+import { createDocumentService } from './documents/index.js';
 import { createCallerMemo } from './auth/caller-memo.js';
 import { cacheFront } from './http/cache-front.js';
 import { createResponseCache } from './cache/response-cache.js';
@@ -20,9 +20,12 @@ import { describeItem, readProjectCode, type ProjectCode } from './project-code/
 import { buildRegistry, schemaWarnings, type Registry } from './schema/registry.js';
 import { watchSchemas } from './schema/schema-watcher.js';
 import { syncSchema } from './schema/sync.js';
-import { documentDeps, type Logger, type Services } from './services.js';
+import type { Logger, Services } from './services.js';
 import { openUploads, type Uploads } from './uploads/uploads.js';
 import { createUsers } from './users/users.js';
+
+/** What the desktop shell needs to build its configuration: main/ imports server/index.ts only. */
+export { resolveConfig, type HearthConfig } from './config.js';
 
 export interface StartOptions {
   readonly config: HearthConfig;
@@ -157,22 +160,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     acceptSchemaChanges: config.acceptSchemaChanges,
   });
   const admin = createAdminServices({ db: dir.database.db, now });
-  const users = createUsers({
-    db: dir.database.db,
-    config: config.users,
-    secret: dir.secrets.jwtSecret,
-    permissions: dir.permissions,
-    registry: () => schemas.current(),
-    documents: () => documentDeps(services),
-    now,
-    log,
-  });
-  try {
-    await users.roles.ensureDefaults();
-  } catch (err) {
-    await dir.database.close();
-    throw err;
-  }
   let uploads: Uploads;
   try {
     uploads = await openUploads({
@@ -184,6 +171,31 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       defaultLocale: () => dir.locales.defaultCode(),
     });
   } catch (err) {
+    await dir.database.close();
+    throw err;
+  }
+  const documents = createDocumentService({
+    db: dir.database,
+    registry: () => schemas.current(),
+    locales: dir.locales,
+    clock: now,
+    files: uploads.urls,
+    log,
+  });
+  const users = createUsers({
+    db: dir.database.db,
+    config: config.users,
+    secret: dir.secrets.jwtSecret,
+    permissions: dir.permissions,
+    registry: () => schemas.current(),
+    documents,
+    now,
+    log,
+  });
+  try {
+    await users.roles.ensureDefaults();
+  } catch (err) {
+    uploads.close();
     await dir.database.close();
     throw err;
   }
@@ -205,7 +217,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       limits: { maxBytes: RESPONSE_CACHE_MAX_BYTES, maxEntryBytes: RESPONSE_CACHE_MAX_ENTRY_BYTES },
     }),
     registry: () => schemas.current(),
-    slowList: createIndexAdvisor(log),
+    documents,
     projectCode,
     desktopSecret: options.desktopSecret ?? null,
     admin,

@@ -6,7 +6,7 @@ import type { LocaleService } from './auth/locales.js';
 import type { PermissionService } from './auth/permissions.js';
 import type { TokenService } from './auth/api-tokens.js';
 import type { Database } from './db/database.js';
-import type { DocumentDeps } from './documents/context.js';
+import type { DocumentService } from './documents/index.js';
 import type { Registry } from './schema/registry.js';
 import type { HearthConfig } from './config.js';
 import type { Uploads } from './uploads/uploads.js';
@@ -56,18 +56,9 @@ export interface Services {
   readonly adminUiDir: string;
   /** Users & permissions: end-user accounts, roles, sessions, the user JWT strategy. */
   readonly users: Users;
-  /** Told of content-API lists slower than SLOW_LIST_MS: logs the index that would answer them. */
-  readonly slowList: DocumentDeps['slowList'];
+  /** The document service: every read and write of documents (content API, content manager, users). */
+  readonly documents: DocumentService;
   /** The project's route and middleware code as read at start-up: core routes' query defaults, and what is not run. */
   readonly projectCode: ProjectCode;
 }
 
-/** The document service's dependencies, bound to the current registry. */
-export const documentDeps = (services: Services): DocumentDeps => ({
-  database: services.database,
-  registry: services.registry(),
-  locales: services.locales,
-  now: services.now,
-  files: services.files,
-  slowList: services.slowList,
-});

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { documentStatuses } from '../documents/manage.js';
+import { documentStatuses } from '../documents/index.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel } from '../schema/types.js';
 

@@ -1,6 +1,6 @@
 import type { Locale, LocaleService } from '../auth/locales.js';
 import type { Database } from '../db/database.js';
-import { deleteRows, type WriteEnv } from '../documents/store.js';
+import { deleteRows, type WriteEnv } from '../documents/index.js';
 import type { Registry } from '../schema/registry.js';
 
 /** Why a locale cannot be deleted. */

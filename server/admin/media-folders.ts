@@ -1,5 +1,5 @@
 import type { Db, Row } from '../db/database.js';
-import { newDocumentId } from '../documents/store.js';
+import { newDocumentId } from '../documents/index.js';
 import { MAX_FOLDER_NAME_LENGTH } from '../limits.js';
 
 /** A media library folder as the admin API shows it. */

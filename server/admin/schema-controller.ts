@@ -1,8 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LocaleService } from '../auth/locales.js';
 import type { Database, Db } from '../db/database.js';
-import { disableDraftAndPublish, enableDraftAndPublish } from '../documents/draft-toggle.js';
-import type { WriteEnv } from '../documents/store.js';
+import { disableDraftAndPublish, enableDraftAndPublish, type WriteEnv } from '../documents/index.js';
 import { AppError, applicationError } from '../errors/app-error.js';
 import { docsOf, sameDocs, type BuilderChange } from '../schema/builder.js';
 import { planChange, type ChangePlan } from '../schema/change-plan.js';

@@ -1,20 +1,11 @@
 import express, { type Request } from 'express';
 import { entryAuthors, withRelationStatuses } from '../admin/entry-details.js';
-import { findMany, findOne } from '../documents/reader.js';
-import {
-  actionLocale,
-  deleteDocumentLocale,
-  discardDraft,
-  documentStatuses,
-  publishDocument,
-  unpublishDocument,
-  type StatusMap,
-} from '../documents/manage.js';
+import type { StatusMap } from '../documents/index.js';
 import { notFound } from '../errors/app-error.js';
 import { ADMIN_DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits.js';
 import { readListQuery, readOneQuery, type QueryEnv } from '../query/read-query.js';
 import type { ContentTypeModel } from '../schema/types.js';
-import { documentDeps, type Services } from '../services.js';
+import type { Services } from '../services.js';
 import { fieldError } from './admin-input.js';
 import { listViewRoutes } from './admin-list-view.js';
 import { parseQueryString, rawQuery } from './query-string.js';
@@ -22,6 +13,8 @@ import { sendJson } from './respond.js';
 
 type Raw = Record<string, unknown>;
 const ADMIN_ACCESS = { canRead: () => true };
+/** The content manager's routes, one type's documents. */
+const DOCUMENTS = '/content-manager/:uid/documents';
 
 /** The one locale code of `?locale=`, or null. */
 function localeParam(raw: Raw): string | null {
@@ -49,6 +42,7 @@ function withStatus(model: ContentTypeModel, entries: Record<string, unknown>[],
  */
 export function contentManagerRoutes(services: Services): express.Router {
   const router = express.Router();
+  const { documents } = services;
   const query = (req: Request): Raw => parseQueryString(rawQuery(req.originalUrl));
   const modelOf = (req: Request): ContentTypeModel => {
     const model = services.registry().contentType(String(req.params.uid ?? ''));
@@ -63,57 +57,54 @@ export function contentManagerRoutes(services: Services): express.Router {
 
   /** The draft entry of one document and locale, with its status: what every action answers. */
   async function entryOf(model: ContentTypeModel, documentId: string, locale: string | null): Promise<Record<string, unknown>> {
-    const deps = documentDeps(services);
     const raw: Raw = { status: 'draft', populate: '*', ...(locale !== null ? { locale } : {}) };
-    const entry = await findOne(deps, model, documentId, readOneQuery(raw, model, { ...env(), registry: deps.registry }), ADMIN_ACCESS);
+    const entry = await documents.findOne({ model, documentId, query: readOneQuery(raw, model, env()), access: ADMIN_ACCESS });
     if (!entry) throw notFound();
-    const statuses = await documentStatuses(deps.database.db, model, [documentId]);
+    const statuses = await documents.statuses({ model, documentIds: [documentId] });
     const [out] = withStatus(model, [entry], statuses);
     if (!out) throw notFound();
     // Only the admin API names who created and changed an entry (Strapi's REST never does).
-    const authors = await entryAuthors(deps.database.db, model, Number(entry.id));
-    return { ...(await withRelationStatuses(deps.database.db, deps.registry, model, out)), ...authors };
+    const db = services.database.db;
+    const authors = await entryAuthors(db, model, Number(entry.id));
+    return { ...(await withRelationStatuses(db, documents.registry(), model, out)), ...authors };
   }
 
-  router.get('/content-manager/:uid/documents', async (req, res) => {
+  router.get(DOCUMENTS, async (req, res) => {
     const model = modelOf(req);
     const raw = query(req);
     const listRaw: Raw = { status: 'draft', pagination: { page: raw.page ?? '1', pageSize: raw.pageSize ?? String(ADMIN_DEFAULT_PAGE_SIZE) } };
     // populate: the list's relation and media columns (the target's main field, a thumbnail).
     for (const key of ['sort', '_q', 'filters', 'locale', 'populate']) if (raw[key] !== undefined) listRaw[key] = raw[key];
-    const deps = documentDeps(services);
-    const { query: documentQuery, pagination } = readListQuery(listRaw, model, { ...env(), registry: deps.registry });
-    const result = await findMany(deps, model, documentQuery, pagination, ADMIN_ACCESS);
-    const statuses = await documentStatuses(deps.database.db, model, result.data.map((e) => String(e.documentId)));
+    const { query: documentQuery, pagination } = readListQuery(listRaw, model, env());
+    const result = await documents.findMany({ model, query: documentQuery, pagination, access: ADMIN_ACCESS });
+    const statuses = await documents.statuses({ model, documentIds: result.data.map((e) => String(e.documentId)) });
     sendJson(res, 200, { data: withStatus(model, result.data, statuses), meta: result.meta });
   });
 
-  router.get('/content-manager/:uid/documents/:documentId', async (req, res) => {
+  router.get(`${DOCUMENTS}/:documentId`, async (req, res) => {
     const model = modelOf(req);
     const locale = localeParam(query(req));
     sendJson(res, 200, { data: await entryOf(model, String(req.params.documentId), locale) });
   });
 
-  const actions = { publish: publishDocument, unpublish: unpublishDocument, discard: discardDraft } as const;
-  router.post('/content-manager/:uid/documents/:documentId/actions/:action', async (req, res) => {
+  const actions = { publish: documents.publish, unpublish: documents.unpublish, discard: documents.discardDraft } as const;
+  router.post(`${DOCUMENTS}/:documentId/actions/:action`, async (req, res) => {
     const model = modelOf(req);
     const name = String(req.params.action);
     const action = name === 'publish' || name === 'unpublish' || name === 'discard' ? actions[name] : undefined;
     if (action === undefined) throw notFound();
-    const deps = documentDeps(services);
-    const locale = await actionLocale(deps, model, localeParam(query(req)));
+    const locale = await documents.actionLocale({ model, locale: localeParam(query(req)) });
     const documentId = String(req.params.documentId);
-    await action(deps, model, documentId, locale);
+    await action({ model, documentId, locale });
     sendJson(res, 200, { data: await entryOf(model, documentId, locale) });
   });
 
-  router.delete('/content-manager/:uid/documents/:documentId', async (req, res) => {
+  router.delete(`${DOCUMENTS}/:documentId`, async (req, res) => {
     const model = modelOf(req);
-    const deps = documentDeps(services);
     const given = localeParam(query(req));
-    const locale = model.localized && given !== null ? await actionLocale(deps, model, given) : null;
+    const locale = model.localized && given !== null ? await documents.actionLocale({ model, locale: given }) : null;
     const documentId = String(req.params.documentId);
-    if (!(await deleteDocumentLocale(deps, model, documentId, locale))) throw notFound();
+    if (!(await documents.removeLocale({ model, documentId, locale }))) throw notFound();
     sendJson(res, 200, { data: { documentId, locale } });
   });
   router.use(listViewRoutes(services));

@@ -1,19 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
-import { notFound as notFoundError, validationError } from '../errors/app-error.js';
-import { findMany, findOne } from '../documents/reader.js';
-import { checkInput } from '../documents/input-check.js';
-import { createDocument, deleteDocument, updateDocument } from '../documents/writer.js';
-import { toV4Data } from '../documents/v4.js';
-import { convertFields } from '../query/fields.js';
-import { convertPopulate } from '../query/populate.js';
-import { buildQuery, checkParams, readListQuery, readOneQuery, validateQuery, type QueryEnv } from '../query/read-query.js';
-import type { DocumentQuery } from '../query/ast.js';
-import { checkPopulateAccess } from '../query/check-populate.js';
-import type { ContentTypeModel } from '../schema/types.js';
-import { lookupField } from '../schema/fields.js';
-import { documentDeps, type Services } from '../services.js';
-import { readBody } from './body.js';
+import { notFound as notFoundError } from '../errors/app-error.js';
+import type { DocumentService } from '../documents/index.js';
+import type { QueryEnv } from '../query/read-query.js';
+import type { Registry } from '../schema/registry.js';
+import type { Services } from '../services.js';
 import { authenticate, authorize, type Caller } from './caller.js';
+import { parseContentCall, type ContentCall, type ContentTarget } from './content-request.js';
 import { parseQueryString, rawQuery } from './query-string.js';
 import { methodNotAllowed, sendJson, sendJsonText } from './respond.js';
 import { cachedRead } from './cached-read.js';
@@ -21,37 +13,13 @@ import { routeQuery } from '../project-code/route-query.js';
 
 const COLLECTION_METHODS = ['HEAD', 'GET', 'POST'];
 const DOCUMENT_METHODS = ['HEAD', 'GET', 'PUT', 'DELETE'];
-const isObjectLike = (v: unknown) => typeof v === 'object' && v !== null;
 
-/** Strapi's check before any write: `data` must be an object (arrays pass, and fail validation later). */
-async function bodyData(req: Request): Promise<unknown> {
-  const body = await readBody(req);
-  const data = isObjectLike(body) ? (body as Record<string, unknown>).data : undefined;
-  if (!isObjectLike(data)) throw validationError('Missing "data" payload in the request body');
-  return data;
-}
-
-/** The response-shaping part of a query that was not validated (single-type writes, as in Strapi). */
-function lenientQuery(raw: Record<string, unknown>, model: ContentTypeModel, env: QueryEnv): DocumentQuery {
-  const params = checkParams(raw, false);
-  let fields: string[] | null = null;
-  try {
-    fields = convertFields(raw.fields, model);
-  } catch {
-    fields = null;
-  }
-  // Not validated, as in Strapi, but what the populate reaches is still the caller's to read.
-  if (raw.populate !== undefined && raw.populate !== null && raw.populate !== '*') checkPopulateAccess(raw.populate, model, env.registry, env.canRead);
-  return {
-    fields: fields?.filter((f) => lookupField(model, f)?.kind === 'scalar') ?? null,
-    filters: null,
-    sort: [],
-    populate: convertPopulate(raw.populate, model, env.registry),
-    status: params.status,
-    locale: params.locale,
-    publicationFilter: null,
-    search: null,
-  };
+/** The content type and documentId a path names, or null when it is not a content-API route. */
+function contentTarget(registry: Registry, path: string): ContentTarget | null {
+  const parts = path.split('/').filter((p) => p !== '');
+  const model = parts[0] === undefined ? undefined : registry.routeModel(parts[0]);
+  if (!model || model.builtIn || parts.length > 2 || (model.kind === 'singleType' && parts.length !== 1)) return null;
+  return { model, documentId: model.kind === 'singleType' ? null : (parts[1] ?? null) };
 }
 
 function queryEnv(services: Services, caller: Caller): QueryEnv {
@@ -70,15 +38,13 @@ function queryEnv(services: Services, caller: Caller): QueryEnv {
  */
 export function contentApi(services: Services) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const parts = req.path.split('/').filter((p) => p !== '');
-    const model = parts[0] === undefined ? undefined : services.registry().routeModel(parts[0]);
-    if (!model || model.builtIn || parts.length > 2 || (model.kind === 'singleType' && parts.length !== 1)) {
+    const target = contentTarget(services.registry(), req.path);
+    if (!target) {
       next();
       return;
     }
-    const single = model.kind === 'singleType';
-    const documentId = single ? null : (parts[1] ?? null);
-    const listRoute = !single && documentId === null;
+    const { model, documentId } = target;
+    const listRoute = model.kind !== 'singleType' && documentId === null;
     const allow = listRoute ? COLLECTION_METHODS : DOCUMENT_METHODS;
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     if (req.method === 'OPTIONS') {
@@ -90,13 +56,13 @@ export function contentApi(services: Services) {
       return;
     }
     const action =
-      method === 'GET' ? (listRoute || single ? 'find' : 'findOne') : method === 'POST' ? 'create' : method === 'PUT' ? 'update' : 'delete';
+      method === 'GET' ? (listRoute || model.kind === 'singleType' ? 'find' : 'findOne') : method === 'POST' ? 'create' : method === 'PUT' ? 'update' : 'delete';
     const caller = await authenticate(req, services);
     authorize(caller, `${model.uid}.${action}`);
-    const deps = documentDeps(services);
+    const { documents } = services;
     const v4 = req.headers['strapi-response-format'] === 'v4';
     // Looked up before the query string is even parsed: a hit costs authentication and a map lookup.
-    const cached = method === 'GET' ? cachedRead({ responses: services.responses, caller, registry: deps.registry, v4, url: req.originalUrl }) : null;
+    const cached = method === 'GET' ? cachedRead({ responses: services.responses, caller, registry: documents.registry(), v4, url: req.originalUrl }) : null;
     const hit = cached?.lookup();
     if (hit !== undefined) {
       sendJsonText(res, 200, hit);
@@ -104,44 +70,41 @@ export function contentApi(services: Services) {
     }
     // What the route's defaults and the project's route middlewares make of the client's query.
     const raw = routeQuery({ code: services.projectCode, model, action, query: parseQueryString(rawQuery(req.originalUrl)) });
-    const env = queryEnv(services, caller);
-    const access = { canRead: env.canRead };
-    const shape = (data: unknown) => (v4 ? toV4Data(model, data, deps.registry) : data);
-
-    if (cached) {
-      let body: unknown;
-      if (listRoute) {
-        const { query, pagination } = readListQuery(raw, model, env);
-        const result = await findMany(deps, model, query, pagination, access);
-        body = { data: shape(result.data), meta: result.meta };
-      } else {
-        const query = readOneQuery(raw, model, env);
-        const entry = await findOne(deps, model, documentId, query, access);
-        if (!entry) throw notFoundError();
-        body = { data: shape(entry), meta: {} };
-      }
-      sendJsonText(res, 200, cached.store(JSON.stringify(body)));
-      return;
-    }
-    if (method === 'DELETE') {
-      if (!single) validateQuery(raw, model, env);
-      const query = single ? lenientQuery(raw, model, env) : buildQuery(raw, model, env, checkParams(raw, false));
-      await deleteDocument(deps, model, documentId, query, raw.status !== undefined && raw.status !== null && raw.status !== '');
+    const call = await parseContentCall({ req, method, target, raw, env: queryEnv(services, caller) });
+    const answer = await perform(documents, call, { model, caller });
+    if (answer === null) {
       res.status(204).end();
       return;
     }
-    if (!single) validateQuery(raw, model, env);
-    const data = await bodyData(req);
-    checkInput(data, model, deps.registry, env.canRead);
-    const query = single ? lenientQuery(raw, model, env) : buildQuery(raw, model, env, checkParams(raw, false));
-    // Writes made with an admin session record who made them (createdBy/updatedBy), as Strapi's admin does.
-    const author = caller.kind === 'admin' ? caller.id : null;
-    if (method === 'POST') {
-      sendJson(res, 201, { data: shape(await createDocument(deps, model, { data, query, access, author })), meta: {} });
-      return;
-    }
-    const entry = await updateDocument(deps, model, documentId, { data, query, access, author });
-    if (!entry) throw notFoundError();
-    sendJson(res, 200, { data: shape(entry), meta: {} });
+    const body = { data: v4 ? documents.toV4({ model, data: answer.data }) : answer.data, meta: answer.meta };
+    if (cached) sendJsonText(res, 200, cached.store(JSON.stringify(body)));
+    else sendJson(res, call.kind === 'create' ? 201 : 200, body);
   };
+}
+
+/** Runs a parsed call on the document service: its data and meta, or null for a delete (204). */
+async function perform(documents: DocumentService, call: ContentCall, ctx: { model: ContentTarget['model']; caller: Caller }): Promise<{ data: unknown; meta: unknown } | null> {
+  const { model, caller } = ctx;
+  const access = { canRead: (uid: string) => caller.allows(`${uid}.find`) };
+  // Writes made with an admin session record who made them (createdBy/updatedBy), as Strapi's admin does.
+  const author = caller.kind === 'admin' ? caller.id : null;
+  switch (call.kind) {
+    case 'findMany':
+      return documents.findMany({ model, query: call.query, pagination: call.pagination, access });
+    case 'findOne':
+      return { data: found(await documents.findOne({ model, documentId: call.documentId, query: call.query, access })), meta: {} };
+    case 'create':
+      return { data: await documents.create({ model, data: call.data, query: call.query, access, author }), meta: {} };
+    case 'update':
+      return { data: found(await documents.update({ model, documentId: call.documentId, data: call.data, query: call.query, access, author })), meta: {} };
+    case 'remove':
+      await documents.remove({ model, documentId: call.documentId, query: call.query, statusGiven: call.statusGiven });
+      return null;
+  }
+}
+
+/** A document, or Strapi's 404 when there is none. */
+function found<T>(entry: T | null): T {
+  if (entry === null) throw notFoundError();
+  return entry;
 }

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { Access } from '../documents/context.js';
+import type { Access } from '../documents/index.js';
 import type { Services } from '../services.js';
 import type { UserIdentity } from '../users/strategy.js';
 import { readBody } from './body.js';

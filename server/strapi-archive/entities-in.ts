@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { toStorage } from '../documents/scalars.js';
+import { toStorage } from '../documents/index.js';
 import { ValueError } from '../schema/values.js';
 import { fileModel } from '../schema/file-model.js';
 import type { Registry } from '../schema/registry.js';

@@ -6,7 +6,7 @@ import { createGzip } from 'node:zlib';
 import { openDataDir } from '../data-dir.js';
 import type { Db } from '../db/database.js';
 import { getMeta } from '../db/migrations.js';
-import { newDocumentId } from '../documents/store.js';
+import { newDocumentId } from '../documents/index.js';
 import { fileModel } from '../schema/file-model.js';
 import { loadProject } from '../schema/load.js';
 import { buildRegistry, type Registry } from '../schema/registry.js';

@@ -1,7 +1,7 @@
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newDocumentId } from '../documents/store.js';
+import { newDocumentId } from '../documents/index.js';
 import type { Services } from '../services.js';
 import { SAFE_ASSET, STRAPI_ARCHIVE_VERSION } from '../strapi-archive/export.js';
 import { stageWriter, type StageWriter } from '../strapi-archive/jsonl-out.js';

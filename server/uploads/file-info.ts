@@ -1,5 +1,5 @@
 import { AppError, validationError } from '../errors/app-error.js';
-import { installYupLocale, yup } from '../documents/yup-setup.js';
+import { installYupLocale, yup } from '../documents/index.js';
 import { MAX_UPLOAD_PATH_LENGTH } from '../limits.js';
 import { yupDetails } from '../errors/yup-details.js';
 

@@ -7,7 +7,7 @@ import { convertSort } from '../query/sort.js';
 import type { CanRead } from '../query/check.js';
 import { validateFilters } from '../query/check-filters.js';
 import { validateFields, validateSort } from '../query/check-sort.js';
-import { defaultFields } from '../documents/serialize.js';
+import { defaultFields } from '../documents/index.js';
 import type { Registry } from '../schema/registry.js';
 import { FILE_MODEL, fileModel } from '../schema/file-model.js';
 import { textOf } from '../query/coerce.js';

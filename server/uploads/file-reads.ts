@@ -1,7 +1,6 @@
 import type { CompileContext } from '../compiler/context.js';
 import type { Database, Row } from '../db/database.js';
-import { countRows, listRows, type ReadScope } from '../documents/read.js';
-import { defaultFields, serializeRow } from '../documents/serialize.js';
+import { countRows, defaultFields, listRows, serializeRow, type ReadScope } from '../documents/index.js';
 import type { Pagination } from '../query/ast.js';
 import type { Registry } from '../schema/registry.js';
 import { fileModel } from '../schema/file-model.js';

@@ -1,5 +1,5 @@
 import type { Db, Row } from '../db/database.js';
-import { newDocumentId } from '../documents/store.js';
+import { newDocumentId } from '../documents/index.js';
 import type { Folder } from './folder.js';
 
 /** One entry of a file's `formats`, shaped exactly as Strapi stores it. */

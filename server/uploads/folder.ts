@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { newDocumentId } from '../documents/store.js';
+import { newDocumentId } from '../documents/index.js';
 import { validationError } from '../errors/app-error.js';
 
 /** The folder Strapi puts every file uploaded through the REST API in. */

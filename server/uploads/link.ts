@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { applyMedia, type WriteEnv } from '../documents/store.js';
+import { applyMedia, type WriteEnv } from '../documents/index.js';
 import { validationError } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
 import type { Model } from '../schema/types.js';

@@ -1,5 +1,5 @@
 import type { Db, Row } from '../db/database.js';
-import { defaultFields, serializeRow } from '../documents/serialize.js';
+import { defaultFields, serializeRow } from '../documents/index.js';
 import type { Registry } from '../schema/registry.js';
 
 /** A serialised file with the id of its row. */

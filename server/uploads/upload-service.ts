@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { notFound } from '../errors/app-error.js';
-import { extensionDefaults } from '../documents/scalars.js';
+import { extensionDefaults } from '../documents/index.js';
 import { FILE_MODEL, fileModel } from '../schema/file-model.js';
 import type { Registry } from '../schema/registry.js';
 import { checkPath, type FileInfo, type LinkRequest } from './file-info.js';

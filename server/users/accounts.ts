@@ -1,10 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db, Row } from '../db/database.js';
-import { compileContext, type Access, type DocumentDeps } from '../documents/context.js';
-import { countRows } from '../documents/read.js';
-import { findMany, present } from '../documents/reader.js';
-import { newDocumentId } from '../documents/store.js';
-import { validateEntity } from '../documents/validate.js';
+import { newDocumentId, validateEntity, type Access, type DocumentService } from '../documents/index.js';
 import { AppError } from '../errors/app-error.js';
 import { UP_RESET_CODE_BYTES } from '../limits.js';
 import type { DocumentQuery, Pagination } from '../query/ast.js';
@@ -34,12 +30,12 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * as `password must be at least 6 characters` are Strapi's), lookups for login, password changes
  * and reset codes, and reads through the document reader (so responses never hold private fields).
  */
-export function createAccountService(deps: { db: Db; documents: () => DocumentDeps; now: () => Date }) {
+export function createAccountService(deps: { db: Db; documents: DocumentService; now: () => Date }) {
   const { db, now } = deps;
 
   async function validate(data: Record<string, unknown>, mode: 'creation' | 'update', entity: Row | null): Promise<void> {
     try {
-      await validateEntity(USER_MODEL, data, deps.documents().registry, {
+      await validateEntity(USER_MODEL, data, deps.documents.registry(), {
         mode,
         isDraft: false,
         locale: null,
@@ -95,7 +91,7 @@ export function createAccountService(deps: { db: Db; documents: () => DocumentDe
       await validate({ username: input.username, email, provider: 'local', password: input.password, confirmed, blocked }, 'creation', null);
       const password = await hashPassword(input.password, 'compact');
       const at = now().toISOString();
-      const defaults = await userDefaults(deps.documents().registry);
+      const defaults = await userDefaults(deps.documents.registry());
       return db.transaction().execute(async (trx) => {
         const row = await trx
           .insertInto(USERS_TABLE)
@@ -137,8 +133,8 @@ export function createAccountService(deps: { db: Db; documents: () => DocumentDe
 
     /** Users as the content API prints them (private fields never included), populated as asked. */
     async list(query: DocumentQuery, pagination: Pagination, access: Access): Promise<Record<string, unknown>[]> {
-      const documents = deps.documents();
-      return (await findMany(documents, userModel(documents.registry), query, pagination, access)).data;
+      const { documents } = deps;
+      return (await documents.findMany({ model: userModel(documents.registry()), query, pagination, access })).data;
     },
 
     /** One user by id as the content API prints it, or null. */
@@ -150,16 +146,15 @@ export function createAccountService(deps: { db: Db; documents: () => DocumentDe
 
     /** A stored row as the content API prints it. */
     async present(row: Row, query: DocumentQuery, access: Access): Promise<Record<string, unknown>> {
-      const documents = deps.documents();
-      const [user] = await present(documents, db, userModel(documents.registry), [row], query, access);
+      const { documents } = deps;
+      const [user] = await documents.present({ model: userModel(documents.registry()), rows: [row], query, access });
       return user ?? {};
     },
 
     /** How many users match a filter (`GET /api/users/count`). */
     async count(query: DocumentQuery): Promise<number> {
-      const scope = { status: 'published' as const, locale: null, publicationFilter: null, search: null, filters: query.filters };
-      const documents = deps.documents();
-      return countRows(db, compileContext(documents), userModel(documents.registry), scope);
+      const { documents } = deps;
+      return documents.count({ model: userModel(documents.registry()), query });
     },
   };
   return service;

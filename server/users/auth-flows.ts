@@ -1,4 +1,4 @@
-import type { Access } from '../documents/context.js';
+import type { Access } from '../documents/index.js';
 import type { Row } from '../db/database.js';
 import { applicationError, validationError } from '../errors/app-error.js';
 import { plainNode } from '../query/populate.js';

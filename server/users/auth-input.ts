@@ -1,4 +1,4 @@
-import { installYupLocale, yup } from '../documents/yup-setup.js';
+import { installYupLocale, yup } from '../documents/index.js';
 import { AppError } from '../errors/app-error.js';
 import { yupDetails } from '../errors/yup-details.js';
 import { UP_PASSWORD_MAX_BYTES } from '../limits.js';

@@ -1,6 +1,6 @@
 import type { PermissionService } from '../auth/permissions.js';
 import type { Db, Row } from '../db/database.js';
-import { newDocumentId } from '../documents/store.js';
+import { newDocumentId } from '../documents/index.js';
 import { AppError, applicationError, notFound } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
 import { DEFAULT_ROLE_ACTIONS } from './actions.js';

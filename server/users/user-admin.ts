@@ -1,6 +1,5 @@
 import type { Db, Row } from '../db/database.js';
-import type { Access, DocumentDeps } from '../documents/context.js';
-import { installYupLocale, yup } from '../documents/yup-setup.js';
+import { installYupLocale, yup, type Access, type DocumentService } from '../documents/index.js';
 import { AppError, applicationError, notFound, validationError } from '../errors/app-error.js';
 import { yupDetails } from '../errors/yup-details.js';
 import { plainNode } from '../query/populate.js';
@@ -11,6 +10,7 @@ import { withoutPasswordValues } from './redact.js';
 import type { SessionManager } from './sessions.js';
 import { deleteUserChildren, prepareExtras } from './user-extras.js';
 import { PLAIN_USER_QUERY } from './user-query.js';
+import { isRecord } from '../errors/is-record.js';
 
 installYupLocale();
 
@@ -25,7 +25,6 @@ installYupLocale();
 
 const WRITABLE = ['username', 'email', 'password', 'confirmed', 'blocked'] as const;
 const WITH_ROLE = { ...PLAIN_USER_QUERY, populate: new Map([['role', plainNode('role')]]) };
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const id = () => yup.mixed().test('strapi-id', '${path} must be a valid id', (v: unknown) => v === undefined || (typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'string' && v !== ''));
 const roleEntry = () =>
@@ -73,7 +72,7 @@ async function check(schema: yup.AnySchema, body: unknown): Promise<Record<strin
   return value;
 }
 
-export function createUserAdmin(deps: { db: Db; accounts: AccountService; settings: AdvancedSettingsService; sessions: SessionManager; now: () => Date; documents: () => DocumentDeps }) {
+export function createUserAdmin(deps: { db: Db; accounts: AccountService; settings: AdvancedSettingsService; sessions: SessionManager; now: () => Date; documents: DocumentService }) {
   const { db, accounts } = deps;
 
   /** The role id a body names (a numeric id or documentId, or the first `connect` entry), checked to exist. */
@@ -114,7 +113,7 @@ export function createUserAdmin(deps: { db: Db; accounts: AccountService; settin
       // The role a user created without one gets: Strapi's `advanced.default_role`.
       const roleId = (await roleIdOf(input.role)) ?? (await deps.settings.defaultRole()).id;
       const fields = writable(input);
-      const extras = await prepareExtras({ documents: deps.documents(), db, body: input });
+      const extras = await prepareExtras({ documents: deps.documents, body: input });
       const row = await accounts.create({
         username: String(input.username),
         email,
@@ -136,7 +135,7 @@ export function createUserAdmin(deps: { db: Db; accounts: AccountService; settin
       if (typeof input.username === 'string' && (await taken('username', input.username, userId))) throw applicationError('Username already taken');
       if (typeof input.email === 'string' && (await taken('email', input.email, userId))) throw applicationError('Email already taken');
       const fields = writable(input);
-      const extras = await prepareExtras({ documents: deps.documents(), db, body: input });
+      const extras = await prepareExtras({ documents: deps.documents, body: input });
       const changes: Record<string, unknown> = { ...extras.columns, updatedAt: deps.now().toISOString() };
       if (typeof fields.username === 'string') changes.username = fields.username;
       if (typeof fields.email === 'string') changes.email = fields.email;
@@ -163,9 +162,9 @@ export function createUserAdmin(deps: { db: Db; accounts: AccountService; settin
       const row = await accounts.row(userId);
       if (!row) return null;
       const shown = await accounts.present(row, PLAIN_USER_QUERY, access);
-      const defaultLocale = await deps.documents().locales.defaultCode();
+      const defaultLocale = await deps.documents.defaultLocale();
       await db.transaction().execute(async (trx) => {
-        await deleteUserChildren({ documents: deps.documents(), trx, defaultLocale, userIds: [userId] });
+        await deleteUserChildren({ documents: deps.documents, trx, defaultLocale, userIds: [userId] });
         await trx.deleteFrom(USERS_TABLE).where('id', '=', userId).execute();
       });
       return shown;

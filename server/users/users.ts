@@ -1,7 +1,7 @@
 import type { PermissionService } from '../auth/permissions.js';
 import type { UsersConfig } from '../config.js';
 import type { Db } from '../db/database.js';
-import type { DocumentDeps } from '../documents/context.js';
+import type { DocumentService } from '../documents/index.js';
 import type { Registry } from '../schema/registry.js';
 import type { Logger } from '../services.js';
 import { createAccountService } from './accounts.js';
@@ -22,7 +22,7 @@ export interface UsersDeps {
   readonly secret: string;
   readonly permissions: PermissionService;
   readonly registry: () => Registry;
-  readonly documents: () => DocumentDeps;
+  readonly documents: DocumentService;
   readonly now: () => Date;
   readonly log: Logger;
 }

@@ -55,6 +55,17 @@ describe('single types', () => {
     expect(await post.text()).toBe('Method Not Allowed');
     await expectJson(await req('/api/settings/abc'), 404);
   });
+
+  it('a write answers every field when `fields` has a shape it cannot read, and only scalar names otherwise (its query is not validated)', async () => {
+    const every = ['id', 'documentId', 'siteName', 'createdAt', 'updatedAt', 'publishedAt', 'locale'];
+    for (const fields of ['fields[a]=siteName', 'fields[0][0]=siteName', 'fields[0]=siteName&fields[1][a]=locale']) {
+      const entry = await dataOf(await req(`/api/settings?${fields}`, { method: 'PUT', json: { data: { siteName: 'Shapes' } } }));
+      expect(Object.keys(entry).sort()).toEqual([...every].sort());
+    }
+    const named = await dataOf(await req('/api/settings?fields=siteName,nope,localizations', { method: 'PUT', json: { data: { siteName: 'Named' } } }));
+    expect(named).toEqual({ id: expect.any(Number), documentId: expect.any(String), siteName: 'Named' });
+    await expectJson(await req('/api/settings?fields[a]=siteName', { method: 'DELETE' }), 204);
+  });
 });
 
 describe('Strapi-Response-Format: v4', () => {
