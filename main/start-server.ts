@@ -1,5 +1,4 @@
-import { resolveConfig, type HearthConfig } from '../server/config.js';
-import { ListenError, type RunningServer, type StartOptions } from '../server/index.js';
+import { ListenError, resolveConfig, type HearthConfig, type RunningServer, type StartOptions } from '../server/index.js';
 
 /** The desktop server listens on loopback only, whatever HOST says: it hosts a single user's admin. */
 export const DESKTOP_HOST = '127.0.0.1';
