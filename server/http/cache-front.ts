@@ -2,7 +2,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Services } from '../services.js';
 import { cacheKeyOf } from './cached-read.js';
 import { authenticate } from './caller.js';
-import { allowedHosts, originPolicy } from './guards.js';
+import { allowedHosts } from '../auth/hosts.js';
+import { originPolicy } from './guards.js';
 import { JSON_CONTENT_TYPE } from './respond.js';
 
 /**

@@ -3,19 +3,11 @@ import type { NextFunction, Request, Response } from 'express';
 import { forbidden } from '../errors/app-error.js';
 import { sendError } from './respond.js';
 import { NOTICE_HEADER } from './upload-form.js';
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
-
-function hostName(header: string): string {
-  const host = header.trim().toLowerCase();
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
-  const colon = host.lastIndexOf(':');
-  return colon === -1 ? host : host.slice(0, colon);
-}
+import { allowedHosts } from '../auth/hosts.js';
 
 /**
- * DNS-rebinding defence: only loopback names, the configured listen host and HEARTH_ALLOWED_HOSTS
- * may appear in `Host`. A page on evil.example that rebinds its name to 127.0.0.1 is refused.
+ * DNS-rebinding defence (see auth/hosts.ts allowedHosts): a request whose `Host` is not allowed
+ * gets 403 before any route.
  */
 export function hostCheck(listenHost: string, extra: readonly string[]) {
   const hostAllowed = allowedHosts(listenHost, extra);
@@ -27,13 +19,6 @@ export function hostCheck(listenHost: string, extra: readonly string[]) {
     }
     sendError(res, forbidden('Host not allowed', { host: header }));
   };
-}
-
-/** Whether a `Host` header passes the DNS-rebinding defence (see hostCheck). */
-export function allowedHosts(listenHost: string, extra: readonly string[]): (header: string | undefined) => boolean {
-  const allowed = new Set([...LOOPBACK, ...extra.map((h) => h.toLowerCase())]);
-  if (!['0.0.0.0', '::', ''].includes(listenHost)) allowed.add(listenHost.toLowerCase());
-  return (header) => header === undefined || allowed.has(hostName(header));
 }
 
 /** What the origin policy reads of a request: its headers. */

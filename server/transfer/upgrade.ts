@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { allowedHosts } from '../http/guards.js';
+import { allowedHosts } from '../auth/hosts.js';
 import { TRANSFER_MAX_MESSAGE_BYTES } from '../limits.js';
 import type { Services } from '../services.js';
 import { createTransferTokenService, type TransferPermission } from '../auth/transfer-tokens.js';
