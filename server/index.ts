@@ -27,9 +27,6 @@ import { createUsers } from './users/users.js';
 /** What the desktop shell needs to build its configuration: main/ imports server/index.ts only. */
 export { resolveConfig, type HearthConfig } from './config.js';
 
-/** What the desktop shell needs to build its configuration: main/ imports server/index.ts only. */
-export { resolveConfig, type HearthConfig } from './config.js';
-
 export interface StartOptions {
   readonly config: HearthConfig;
   readonly log?: Logger;
