@@ -80,7 +80,7 @@ export function strapiArchiveRoutes(services: Services): express.Router {
       const key = keyOf(form.fields.key);
       const file = join(form.dir, `archive${archiveSuffix(upload.filename)}`);
       await rename(upload.path, file);
-      const inspection = await inspectStrapiArchive({ file, key, workDir: join(form.dir, 'unpacked'), schemasDir: config.schemasDir });
+      const inspection = await inspectStrapiArchive({ file, key, name: upload.filename, workDir: join(form.dir, 'unpacked'), schemasDir: config.schemasDir });
       await writeFile(join(form.dir, 'name.json'), JSON.stringify({ fileName: upload.filename }));
       kept = true;
       const encrypted = file.endsWith('.enc');
@@ -125,7 +125,7 @@ export function strapiArchiveRoutes(services: Services): express.Router {
       services.log(`strapi import: ${message}`);
     };
     try {
-      const result = await importIntoRunningServer({ services, file, key, force, work, progress });
+      const result = await importIntoRunningServer({ services, file, name: fileName, key, force, work, progress });
       run.succeed(result);
       await rm(dir, { recursive: true, force: true });
       sendJson(res, 200, { data: result });

@@ -33,7 +33,7 @@ export interface StrapiArchiveInspection {
  * wrong key fails as the import would, with the same one-line reason. With `schemasDir`, the
  * project's schema files that differ from the archive's are named.
  */
-export async function inspectStrapiArchive(options: { file: string; key: string | null; workDir: string; schemasDir?: string }): Promise<StrapiArchiveInspection> {
+export async function inspectStrapiArchive(options: { file: string; key: string | null; workDir: string; name?: string; schemasDir?: string }): Promise<StrapiArchiveInspection> {
   const tree = await openStrapiArchive(options);
   try {
     const schemas = parseArchiveSchemas(await readStage(tree.dir, 'schemas'));

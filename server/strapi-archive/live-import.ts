@@ -43,11 +43,20 @@ async function countDocuments(dir: string): Promise<{ documents: number; files: 
  * are refused by name (409) unless `force`; every archive problem is the CLI's 400 naming the
  * member and line.
  */
-export async function importIntoRunningServer(options: { services: Services; file: string; key: string | null; force: boolean; work: string; progress: (message: string) => void }): Promise<LiveImportResult> {
+export async function importIntoRunningServer(options: {
+  services: Services;
+  file: string;
+  /** The name messages give the archive (the uploaded file's). */
+  name: string;
+  key: string | null;
+  force: boolean;
+  work: string;
+  progress: (message: string) => void;
+}): Promise<LiveImportResult> {
   const { services, work, progress } = options;
   if (services.database.kind !== 'sqlite') throw new AppError('ConflictError', 'A server on PostgreSQL cannot import a Strapi archive while it runs');
   progress('reading: unpacking the archive');
-  const tree = await openStrapiArchive({ file: options.file, key: options.key, workDir: join(work, 'archive') });
+  const tree = await openStrapiArchive({ file: options.file, name: options.name, key: options.key, workDir: join(work, 'archive') });
   const schemas = parseArchiveSchemas(await readStage(tree.dir, 'schemas'));
   const conflicts = await conflictingSchemas(services.config.schemasDir, schemas);
   if (conflicts.length > 0 && !options.force) {

@@ -36,7 +36,7 @@ function looksLikeArchive(head: Buffer): boolean {
 }
 
 /** The derived key that turns the archive's first blocks into a gzip or tar stream; a wrong key fits neither. */
-async function keyFor(file: string, key: string): Promise<Buffer> {
+async function keyFor(file: string, key: string, label: string): Promise<Buffer> {
   const handle = await open(file, 'r');
   let head: Buffer;
   try {
@@ -51,7 +51,7 @@ async function keyFor(file: string, key: string): Promise<Buffer> {
     const decipher = decipherOf(derived).setAutoPadding(false);
     if (looksLikeArchive(Buffer.concat([decipher.update(head), decipher.final()]))) return derived;
   }
-  throw strapiArchiveError(`${basename(file)}: wrong key (the archive does not decrypt to a gzip or tar stream)`);
+  throw strapiArchiveError(`${basename(label)}: wrong key (the archive does not decrypt to a gzip or tar stream)`);
 }
 
 /** What a member path of a Strapi archive may be; anything else is refused by name. */
@@ -141,10 +141,11 @@ export interface ArchiveTree {
 /**
  * Opens a Strapi export: a folder is used as it is; a `.tar`, `.tar.gz` or (with `key`) encrypted
  * `.tar.gz.enc` is decrypted and unpacked into `workDir`. Encryption is told by the `.enc` name, as
- * `strapi import` tells it.
+ * `strapi import` tells it. Messages name the archive by `name` (an upload's own file name) or the file's.
  */
-export async function openStrapiArchive(options: { file: string; key: string | null; workDir: string }): Promise<ArchiveTree> {
+export async function openStrapiArchive(options: { file: string; key: string | null; workDir: string; name?: string }): Promise<ArchiveTree> {
   const { file, key, workDir } = options;
+  const label = options.name ?? file;
   const info = await stat(file).catch(() => null);
   if (info === null) throw strapiArchiveError(`cannot read ${file}`);
   if (info.isDirectory()) {
@@ -153,13 +154,13 @@ export async function openStrapiArchive(options: { file: string; key: string | n
     return { dir: file, owned: false };
   }
   const encrypted = file.endsWith('.enc');
-  if (encrypted && key === null) throw strapiArchiveError(`${basename(file)} is encrypted: give its key with --key`);
+  if (encrypted && key === null) throw strapiArchiveError(`${basename(label)} is encrypted: give its key with --key`);
   let source: Readable = createReadStream(file);
   if (encrypted && key !== null) {
-    const decipher = decipherOf(await keyFor(file, key));
+    const decipher = decipherOf(await keyFor(file, key, label));
     source.on('error', (err) => decipher.destroy(err));
     source = source.pipe(decipher);
   }
-  await untar(source, file, workDir);
+  await untar(source, label, workDir);
   return { dir: workDir, owned: true };
 }

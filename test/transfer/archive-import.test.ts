@@ -103,6 +103,11 @@ describe('live import of a Strapi export through the admin API', () => {
       const token = await server.token('full-access');
       expect((await server.request('/api/tags', { method: 'POST', token, json: { data: { label: 'gone after the import' } } })).status).toBe(201);
       expect((await statusOf(admin)).state).toBe('idle');
+      const member = await expectJson<{ jwt: string }>(await server.request('/api/auth/local/register', { method: 'POST', json: { username: 'member', email: 'member@example.com', password: 'Secret123' } }), 200);
+      expect((await server.request('/api/users/me', { token: member.jwt })).status).toBe(200);
+      // Answers cached before the import must not outlive it.
+      const cached = await answers(server, CONTENT_READS);
+      expect(await answers(server, CONTENT_READS)).toEqual(cached);
       const inspection = await upload(admin, await readFile(STRAPI_TAR_GZ), 'export-example.tar.gz');
       expect(inspection).toMatchObject({ liveImport: true, conflicts: [] });
 
@@ -123,6 +128,8 @@ describe('live import of a Strapi export through the admin API', () => {
       const listed = await expectJson<{ data: unknown[] }>(await admin('/admin/api/content-manager/api::article.article/documents'), 200);
       expect(listed.data.length).toBeGreaterThan(0);
       expect((await admin('/admin/api/users/me')).status).toBe(200);
+      // The end users are the archive's now: a session of a user the import replaced no longer works.
+      expect(await expectJson(await server.request('/api/users/me', { token: member.jwt }), 401)).toMatchObject({ data: null, error: { status: 401 } });
       expect(JSON.stringify(await (await server.request('/api/tags?status=draft', { token })).json())).not.toContain('gone after the import');
       // The uploaded archive is gone once imported.
       expect((await admin(`/admin/api/strapi-archive/${inspection.id}`, { method: 'DELETE' })).status).toBe(404);
@@ -174,7 +181,7 @@ describe('live import: all or nothing', () => {
   it('a wrong key is a 400 naming the archive, and nothing changes', async () => {
     const inspection = await upload(admin, await encrypted('s3cret'), 'export-example.tar.gz.enc', 's3cret');
     const wrong = await expectJson<ErrorBody>(await runImport(admin, { id: inspection.id, key: 'nope' }), 400);
-    expect(wrong.error).toMatchObject({ status: 400, name: 'ValidationError', message: 'invalid Strapi archive: archive.tar.gz.enc: wrong key (the archive does not decrypt to a gzip or tar stream)' });
+    expect(wrong.error).toMatchObject({ status: 400, name: 'ValidationError', message: 'invalid Strapi archive: export-example.tar.gz.enc: wrong key (the archive does not decrypt to a gzip or tar stream)' });
     const keyless = await expectJson<ErrorBody>(await runImport(admin, { id: inspection.id }), 400);
     expect(keyless.error.message).toBe('export-example.tar.gz.enc is encrypted: send its key');
     expect(await statusOf(admin)).toMatchObject({ state: 'failed', error: { status: 400, name: 'ValidationError' } });
@@ -188,7 +195,7 @@ describe('live import: all or nothing', () => {
     const inspection = await upload(admin, whole, 'export-example.tar.gz');
     await writeFile(join(server.dataDir, 'tmp', 'strapi-archive', inspection.id, 'archive.tar.gz'), whole.subarray(0, Math.floor(whole.length * 0.6)));
     const truncated = await expectJson<ErrorBody>(await runImport(admin, { id: inspection.id }), 400);
-    expect(truncated.error.message).toMatch(/^invalid Strapi archive: archive\.tar\.gz: .*unexpected end of file/);
+    expect(truncated.error.message).toMatch(/^invalid Strapi archive: export-example\.tar\.gz: .*unexpected end of file/);
     await unchanged();
   });
 
