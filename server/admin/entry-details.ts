@@ -2,6 +2,7 @@ import type { Db } from '../db/database.js';
 import { documentStatuses } from '../documents/index.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel } from '../schema/types.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** An admin user as the content manager names an entry's creator or last editor (never the email or hash). */
 export interface AdminRef {
@@ -10,7 +11,6 @@ export interface AdminRef {
   readonly lastname: string | null;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const textOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 /**

@@ -2,6 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { Registry } from '../schema/registry.js';
 import type { Model } from '../schema/types.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** What identifies a file inside a blocks or rich-text value: its id and its urls (the file's and its formats'). */
 export interface FileRefs {
@@ -16,7 +17,6 @@ export interface TextHit {
   readonly field: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 type TextAttribute = { readonly name: string; readonly type: 'blocks' | 'richtext' };
 

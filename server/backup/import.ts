@@ -8,6 +8,7 @@ import { archiveError } from './manifest.js';
 import { schemaTables } from './postgres-dialect.js';
 import { restoreArchive, type RestoreTarget } from './restore-target.js';
 import { unpackArchive, type Unpacked } from './unpack.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** What `hearth import` is asked to do. */
 export interface ImportOptions {
@@ -44,7 +45,6 @@ export async function targetState(dir: string): Promise<TargetState> {
   return (await readdir(dir)).length === 0 ? 'empty' : 'full';
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The archived secrets, checked to be what secrets.json holds (an object of strings). */
 async function readSecrets(file: string): Promise<string> {

@@ -9,6 +9,7 @@ import {
   type PortableType,
   type TableSpec,
 } from './table-spec.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** The archive's `format` tag. */
 export const ARCHIVE_FORMAT = 'hearth-backup';
@@ -43,7 +44,6 @@ export interface Manifest {
 /** A damaged, hostile or incompatible archive: the import stops before touching the data dir. */
 export const archiveError = (message: string): AppError => new AppError('ValidationError', `invalid archive: ${message}`);
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Identifiers are bound through Kysely's quoting; this only keeps out what no database accepts. */
 const NAME = /^[^\u0000]{1,128}$/;
 /** Table files live flat under `tables/` with plain names. */

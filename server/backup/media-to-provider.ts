@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Db } from '../db/database.js';
 import { createLocalProvider } from '../uploads/local-provider.js';
 import type { StorageProvider } from '../uploads/storage-provider.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** What moving an archive's local media into another storage provider needs. */
 export interface MediaMove {
@@ -16,7 +17,6 @@ export interface MediaMove {
   readonly missing: ReadonlySet<string>;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function parseFormats(value: unknown): Record<string, unknown> | null {
   if (typeof value !== 'string') return null;

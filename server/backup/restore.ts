@@ -10,6 +10,7 @@ import { archiveError, type ArchivedTable, type Manifest } from './manifest.js';
 import { clearTable, createIndexes, createTable, insertBatchSize, insertRows } from './table-io.js';
 import { dependencyOrder, type TableSpec } from './table-spec.js';
 import { decodeValue } from './values.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** What a restore writes into, and from. */
 export interface RestoreInput {
@@ -26,7 +27,6 @@ export interface RestoreInput {
   readonly finish?: (trx: Db) => Promise<void>;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A table the migrations made must have every column the archive carries, but the columns a

@@ -1,4 +1,5 @@
 import { archiveError } from './manifest.js';
+import { isRecord } from '../errors/is-record.js';
 
 /**
  * Column values as the archive stores them, the same whichever database wrote or reads them:
@@ -31,7 +32,6 @@ export function encodeValue(value: unknown): PortableValue {
   throw new Error(`cannot archive a value of type ${typeof value}`);
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const BIGINT = /^-?\d{1,19}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

@@ -3,8 +3,8 @@ import { lookupField } from '../schema/fields.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel, Model } from '../schema/types.js';
 import { checkMorphInput } from './morph-input.js';
+import { isRecord } from '../errors/is-record.js';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Keys Strapi lets through anywhere in a body (relation operations and dynamic-zone tags). */
 const PASS_THROUGH = new Set(['connect', 'disconnect', 'set', '__component', 'options']);
 

@@ -6,6 +6,7 @@ import { counterpart } from './clone.js';
 import { checkInverseInput, cloneInverseLinks, resolveInverseRefs, writeInverseMorphs } from './morph-inverse.js';
 import { refKey, resolveRefs, type RelationRef } from './relations-input.js';
 import type { WriteEnv, WriteScope } from './store.js';
+import { isRecord } from '../errors/is-record.js';
 
 /**
  * Writes of Strapi's morph-to relations (`morphToOne`, `morphToMany`): each element names its
@@ -28,7 +29,6 @@ interface MorphInput {
   readonly disconnect?: readonly MorphRef[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Reads one element; null when it is not `{ __type, id | documentId }`. */
 function element(value: unknown): MorphRef | null {

@@ -2,6 +2,7 @@ import type { Db } from '../db/database.js';
 import { validationError } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type ContentTypeModel, type Model } from '../schema/types.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** A reference to a related entry as a body may give it. */
 export type RelationRef =
@@ -21,7 +22,6 @@ export interface RelationInput {
   readonly disconnect?: readonly RelationRef[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /**
  * Strapi treats anything parseInt can read as a row id (documentIds start with a letter). No object
  * reads as one, and String() would throw on a JSON object with its own `toString` key.

@@ -6,6 +6,7 @@ import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, t
 import { parseRelationInput, refKey, refsOf, resolveRefs, type Position, type RelationInput, type RelationRef } from './relations-input.js';
 import { scalarColumns } from './scalars.js';
 import { deleteIncomingMorphs, resolveMorphRefs, writeMorphs } from './morph-input.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** What writes need: the connection (or transaction), the registry, and the clock. */
 export interface WriteEnv {
@@ -23,7 +24,6 @@ export interface WriteScope {
   readonly locale: string | null;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A new 24-character lower-case alphanumeric documentId that starts with a letter (as cuid2's do). */

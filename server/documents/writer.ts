@@ -19,6 +19,7 @@ import {
 } from './store.js';
 import { validateEntity, type EntityValidationOptions } from './validate.js';
 import { valuesOf } from './values-of.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** A write of the content API: the body's `data`, the query (status, locale, response fields/populate), the caller. */
 export interface WriteRequest {
@@ -29,7 +30,6 @@ export interface WriteRequest {
   readonly author?: number | null;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The single locale a write targets; unknown locales are refused (Strapi accepts any: strapi#27108). */
 async function writeLocale(deps: DocumentDeps, model: ContentTypeModel, query: DocumentQuery): Promise<string | null> {

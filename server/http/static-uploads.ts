@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { isInlineSafe } from '../uploads/storage-provider.js';
+import { isRecord } from '../errors/is-record.js';
 
 /**
  * `/uploads/<name>`: the local provider's files, as Strapi's public middleware serves them (type
@@ -37,7 +38,6 @@ export function staticUploads(dir: string): RequestHandler {
   };
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 function httpStatusOf(err: unknown): number | null {
   if (!isRecord(err) || typeof err.status !== 'number') return null;

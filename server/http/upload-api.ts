@@ -10,6 +10,7 @@ import { authenticate, authorize, type Caller } from './caller.js';
 import { parseQueryString, rawQuery } from './query-string.js';
 import { methodNotAllowed, sendError, sendJson } from './respond.js';
 import { appendNotices, readUploadForm, type UploadForm } from './upload-form.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** The upload plugin's Content API actions (`plugin::upload.content-api.*`). */
 const ACTION = {
@@ -28,7 +29,6 @@ interface Outcome {
   readonly notices?: readonly string[];
 }
 const isNil = (v: unknown) => v === undefined || v === null || v === '';
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const fileNotFound = () => notFound('file.notFound');
 const isMultipart = (req: Request) => /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '');
 

@@ -8,6 +8,7 @@ import { MAX_UPLOAD_FIELD_BYTES, MAX_UPLOAD_FIELDS, MAX_UPLOAD_FILES } from '../
 import { assertJsonDepth } from './json-depth.js';
 import type { IncomingFile } from '../uploads/prepare.js';
 import { UPLOAD_TEMP_PREFIX } from '../uploads/uploads.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** A parsed multipart upload: its text fields and its `files` parts, each already on disk. */
 export interface UploadForm {
@@ -17,7 +18,6 @@ export interface UploadForm {
   readonly dir: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Strapi's answer to a file over the size limit (`ctx.payloadTooLarge('FileTooBig')`). */
 const fileTooBig = () => new AppError('PayloadTooLargeError', 'FileTooBig', {});

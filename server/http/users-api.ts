@@ -6,10 +6,10 @@ import { readUserQuery, userWindow } from '../users/user-query.js';
 import { mountAuthRoutes } from './users-auth.js';
 import { only, userRoute, type UserRouteContext } from './users-route.js';
 import { sendJson } from './respond.js';
+import { isRecord } from '../errors/is-record.js';
 
 const USER = 'plugin::users-permissions.user';
 const ROLE = 'plugin::users-permissions.role';
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** A numeric path id; anything else matches nothing. */
 const pathId = (value: unknown): number => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN);
 

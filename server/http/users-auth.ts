@@ -7,9 +7,9 @@ import { createAuthRateLimit } from './users-rate-limit.js';
 import { clearRefreshCookie, refreshCookieOf, setRefreshCookie, usesCookie } from './users-cookie.js';
 import { only, userRoute, type BeforeHandler } from './users-route.js';
 import { sendJson } from './respond.js';
+import { isRecord } from '../errors/is-record.js';
 
 const AUTH = 'plugin::users-permissions.auth';
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const userAgentOf = (req: Request) => req.headers['user-agent'];
 
 /**

@@ -1,4 +1,5 @@
 import { invalidKey } from '../errors/app-error.js';
+import { isRecord } from '../errors/is-record.js';
 import type { FieldInfo } from '../schema/fields.js';
 import type { MorphAttribute } from '../schema/morphs.js';
 import type { Registry } from '../schema/registry.js';
@@ -33,8 +34,8 @@ export interface Visit {
 /** Attribute kinds a populate may name (and `localizations`, which Hearth adds). */
 export const POPULATABLE = new Set(['relation', 'component', 'media', 'dynamiczone', 'localizations']);
 
-/** A plain object (qs objects have a null prototype). */
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A plain object (qs objects have a null prototype): the server's one guard, re-exported for the grammars. */
+export { isRecord };
 /** null or undefined. */
 export const isNil = (v: unknown): v is null | undefined => v === null || v === undefined;
 /** Strapi's lodash `isEmpty` on a query value (nil, '', [] or {}). */

@@ -9,8 +9,8 @@ import { convertFilters } from './filters.js';
 import { convertSort } from './sort.js';
 import { numberOf, textOf } from './coerce.js';
 import { POPULATABLE } from './check.js';
+import { isRecord } from '../errors/is-record.js';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const TRUE = new Set(['true', 't', '1']);
 const FALSE = new Set(['false', 'f', '0']);
 

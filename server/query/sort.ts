@@ -1,7 +1,7 @@
 import { validationError } from '../errors/app-error.js';
 import type { Direction, SortTerm } from './ast.js';
+import { isRecord } from '../errors/is-record.js';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function direction(order: string): Direction {
   const lower = order.trim().toLowerCase();

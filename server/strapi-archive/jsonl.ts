@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AppError } from '../errors/app-error.js';
 import { BACKUP_MAX_LINE_BYTES } from '../limits.js';
 import { linesOf } from '../backup/json-lines.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** The stages of a Strapi archive, each a folder of `<stage>_NNNNN.jsonl` files. */
 export type Stage = 'schemas' | 'entities' | 'links' | 'configuration';
@@ -16,7 +17,6 @@ export interface Located<T> {
   readonly at: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The JSONL files of one stage, in order (`_00001`, `_00002`, ...); none is an empty stage. */
 async function stageFiles(dir: string, stage: Stage): Promise<string[]> {

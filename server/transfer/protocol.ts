@@ -33,7 +33,7 @@ export type TransferStage = (typeof STAGES)[number];
 
 export const isStage = (value: string): value is TransferStage => (STAGES as readonly string[]).includes(value);
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isRecord } from '../errors/is-record.js';
 
 /** `getMetadata`'s answer: the Strapi version whose protocol and layout Hearth follows. */
 export const metadata = (now: Date) => ({ createdAt: now.toISOString(), strapi: { version: '5.54.0' } });

@@ -1,6 +1,6 @@
 import type { StorageProvider } from './storage-provider.js';
+import { isRecord } from '../errors/is-record.js';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** How file objects leave Hearth: URLs made absolute with HEARTH_PUBLIC_URL, or presigned for private storage. */
 export interface FileUrls {

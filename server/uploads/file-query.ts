@@ -11,6 +11,7 @@ import { defaultFields } from '../documents/index.js';
 import type { Registry } from '../schema/registry.js';
 import { FILE_MODEL, fileModel } from '../schema/file-model.js';
 import { textOf } from '../query/coerce.js';
+import { isRecord } from '../errors/is-record.js';
 
 /**
  * Query strings of the file endpoints, read as Strapi's upload controller does: its
@@ -33,7 +34,6 @@ export interface FileQuery {
 
 const isNil = (v: unknown): v is null | undefined => v === null || v === undefined;
 const isEmpty = (v: unknown) => isNil(v) || v === '';
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const TRUE = new Set(['true', 't', '1']);
 const FALSE = new Set(['false', 'f', '0']);
 

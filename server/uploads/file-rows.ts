@@ -1,6 +1,7 @@
 import type { Db, Row } from '../db/database.js';
 import { newDocumentId } from '../documents/index.js';
 import type { Folder } from './folder.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** One entry of a file's `formats`, shaped exactly as Strapi stores it. */
 export interface FormatRecord {
@@ -49,7 +50,6 @@ export interface StoredFile {
   readonly focalPoint: unknown;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Database, Db } from '../db/database.js';
 import { createLocalProvider } from './local-provider.js';
 import { isSafeKey } from './storage-provider.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** What the startup reconciliation of the local media folder needs. */
 export interface ReconcileDeps {
@@ -14,7 +15,6 @@ export interface ReconcileDeps {
   readonly log: (message: string) => void;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function parseFormats(value: unknown): unknown {
   if (typeof value !== 'string') return value;

@@ -4,6 +4,7 @@ import { getMeta, setMeta } from '../db/migrations.js';
 import { AppError } from '../errors/app-error.js';
 import { invalidFields } from './role-input.js';
 import type { Role, RoleService } from './roles.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** Where the admin's choices are kept: one JSON value of the internal key/value table. */
 const META_KEY = 'users-permissions.advanced';
@@ -26,7 +27,6 @@ export interface AdvancedSettings {
   readonly defaultRole: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function parseStored(text: string | undefined): Stored {
   if (text === undefined) return {};

@@ -9,6 +9,7 @@ import { deviceIdOf, type ClientInfo, type IssuedTokens, type SessionFlows } fro
 import type { UserIdentity } from './strategy.js';
 import { PLAIN_USER_QUERY } from './user-query.js';
 import { hashPassword } from '../auth/passwords.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** What login, register and the password routes answer: tokens and the user as the content API prints it. */
 export type AuthAnswer = IssuedTokens & { readonly user: Record<string, unknown> };
@@ -22,7 +23,6 @@ export interface AuthRequest {
 
 const REGISTER_KEYS = ['username', 'password', 'email'];
 const INVALID_LOGIN = 'Invalid identifier or password';
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isBlocked = (row: Row) => row.blocked === true || Number(row.blocked) === 1;
 const WITH_ROLE = { ...PLAIN_USER_QUERY, populate: new Map([['role', plainNode('role')]]) };
 

@@ -1,6 +1,6 @@
 import { AppError } from '../errors/app-error.js';
+import { isRecord } from '../errors/is-record.js';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const PASSWORD_FIELDS = new Set(['password', 'passwordConfirmation', 'currentPassword']);
 
 /**

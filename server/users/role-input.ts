@@ -1,6 +1,7 @@
 import { AppError } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
 import { unknownActions } from './actions.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** A role as written by the admin API: every field optional on update. */
 export interface RoleInput {
@@ -16,7 +17,6 @@ interface FieldError {
 }
 
 const MIN_NAME_LENGTH = 3;
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** 400 ValidationError naming each offending field, as the admin API answers bad input. */
 export function invalidFields(errors: readonly FieldError[]): AppError {

@@ -7,6 +7,7 @@ import { deviceName } from './device-name.js';
 import type { SessionEntry, SessionManager } from './sessions.js';
 import type { UserIdentity } from './strategy.js';
 import type { UserTokens } from './tokens.js';
+import { isRecord } from '../errors/is-record.js';
 
 /** Tokens handed to a user: an access JWT, and in refresh mode the refresh token of a new session. */
 export interface IssuedTokens {
@@ -20,7 +21,6 @@ export interface ClientInfo {
   readonly userAgent?: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `deviceId` from a body, as Strapi's `extractDeviceId` reads it: a non-empty string or nothing. */
 export function deviceIdOf(body: unknown): string | undefined {

@@ -1,4 +1,5 @@
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { isRecord } from '../errors/is-record.js';
 
 /** What a verified user JWT says: a legacy token names the user; session tokens also name their session. */
 export type TokenClaims =
@@ -8,7 +9,6 @@ export type TokenClaims =
 /** A token that is not ours (bad signature, malformed), or ours and past its expiry. */
 export type TokenRejection = 'invalid' | 'expired';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const toSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 function claimsOf(payload: JWTPayload): TokenClaims | null {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database, Db } from '../../server/db/database.js';
+import { isRecord } from '../../server/errors/is-record.js';
 
 /** Total fuzz cases per CI run (all fuzz files together); raise it locally with HEARTH_FUZZ_RUNS. */
 export const FUZZ_RUNS = Number(process.env.HEARTH_FUZZ_RUNS ?? 10_000);
@@ -21,7 +22,6 @@ export function fuzzOptions(share: number): { numRuns: number; seed?: number } {
 /** Errors Strapi answers through koa's http-errors, whose bodies carry no `details` (transcript 034). */
 const WITHOUT_DETAILS = new Set(['SyntaxError', 'PayloadTooLargeError']);
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What one fuzzed request answered, read once. */
 export interface Answer {

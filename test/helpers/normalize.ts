@@ -1,3 +1,5 @@
+import { isRecord } from '../../server/errors/is-record.js';
+
 /**
  * Transcript comparison: documentIds, the random part of file hashes and timestamps differ from
  * run to run, so the replay learns which of Hearth's documentIds and hashes stands for each
@@ -57,7 +59,6 @@ export class IdMap {
   }
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const TIMESTAMP_KEYS = new Set(['createdAt', 'updatedAt', 'publishedAt']);
 
 /** Blanks non-null timestamps and maps documentIds and file hashes, keeping key order. */

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { iconOutputs } from '../../scripts/render-icons.js';
+import { isRecord } from '../../server/errors/is-record.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // electron-builder's own configuration loader, validator and glob matcher (app-builder-lib is its engine).
@@ -11,10 +12,6 @@ const requireBuilder = createRequire(createRequire(join(ROOT, 'package.json')).r
 const requireAppBuilder = createRequire(requireBuilder.resolve('app-builder-lib'));
 
 type Config = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function loadFunction(module: unknown, name: string): (...args: unknown[]) => unknown {
   const fn: unknown = isRecord(module) ? module[name] : undefined;

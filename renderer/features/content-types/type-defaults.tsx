@@ -1,9 +1,8 @@
+import { isRecord } from '../../api/decode';
 import type { ProjectCodeNote } from '../../api/types';
 
 /** Hearth's own key in a type's pluginOptions (Strapi ignores it): `{ defaultPopulate }`. */
 const HEARTH = 'hearth';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The default populate of a type as the editor shows it: paths as written, anything else as JSON. */
 export function defaultPopulateText(pluginOptions: Record<string, unknown> | undefined): string {
