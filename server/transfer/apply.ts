@@ -5,10 +5,9 @@ import type { Db } from '../db/database.js';
 import { openSqlite } from '../db/sqlite.js';
 import { AppError } from '../errors/app-error.js';
 import { BACKUP_MAX_INSERT_PARAMETERS } from '../limits.js';
-import { docsOf, sameDocs, type BuilderChange } from '../schema/builder.js';
+import { docsOf, registryOf, sameDocs, type BuilderChange, type ProjectDocs } from '../schema/builder.js';
 import { PROJECT_CONFIG_FILE } from '../schema/custom-fields.js';
-import { loadProject } from '../schema/load.js';
-import { buildRegistry, type Registry } from '../schema/registry.js';
+import type { Registry } from '../schema/registry.js';
 import type { Services } from '../services.js';
 import { importStrapiArchive, type StrapiImportSummary } from '../strapi-archive/import.js';
 import type { ArchiveSchema } from '../strapi-archive/schemas.js';
@@ -85,12 +84,23 @@ export interface DatasetOptions {
   readonly progress: (message: string) => void;
 }
 
-/** The edit the schema controller applies: the archive's project, or the running one unchanged (a push). */
-function editOf(next: Registry | null, base: Registry): (current: Registry) => BuilderChange {
+/** The running project with the archive's schema files written over it, as the built data dir's project holds them. */
+function archiveDocs(base: Registry, schemas: readonly ArchiveSchema[]): ProjectDocs {
+  const docs = docsOf(base);
+  for (const schema of schemas) {
+    if (schema.file === null) continue;
+    (schema.modelType === 'component' ? docs.components : docs.contentTypes).set(schema.uid, structuredClone(schema.file));
+  }
+  return docs;
+}
+
+/** The edit the schema controller applies: the archive's project over the running one, or the running one unchanged (a push). */
+function editOf(schemas: readonly ArchiveSchema[] | null, base: Registry): (current: Registry) => BuilderChange {
   return (current) => {
-    if (next === null) return { docs: docsOf(current), registry: current, renames: new Map(), confirmDataLoss: false, uid: '' };
+    if (schemas === null) return { docs: docsOf(current), registry: current, renames: new Map(), confirmDataLoss: false, uid: '' };
     if (!sameDocs(docsOf(current), docsOf(base))) throw new AppError('ConflictError', 'The schemas were changed while the archive was imported; nothing was imported. Import it again.');
-    return { docs: docsOf(next), registry: next, renames: new Map(), confirmDataLoss: true, uid: '' };
+    const docs = archiveDocs(current, schemas);
+    return { docs, registry: registryOf(docs), renames: new Map(), confirmDataLoss: true, uid: '' };
   };
 }
 
@@ -104,13 +114,12 @@ export async function applyDataset(options: DatasetOptions): Promise<StrapiImpor
   const base = services.schemas.current();
   if (options.schemas !== null) await copyRunningProject(services.config.schemasDir, project);
   const summary = await importStrapiArchive({ dataDir: built, file: tree, key: null, schemasDir: project, force: true, mediaProvider: remote, progress });
-  const next = options.schemas === null ? null : buildRegistry(await loadProject(project));
   const database = openSqlite(join(built, 'hearth.db'));
   let added: string[] = [];
   try {
     progress('applying: schemas and content in one transaction');
     if (remote === null) added = await placeMedia(join(built, 'uploads'), localDir);
-    await services.schemas.apply(editOf(next, base), (trx) => replaceContent(database.db, trx));
+    await services.schemas.apply(editOf(options.schemas, base), (trx) => replaceContent(database.db, trx));
   } catch (err) {
     for (const name of added) await rm(join(localDir, name), { force: true });
     throw err;
