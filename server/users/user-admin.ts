@@ -11,7 +11,6 @@ import type { SessionManager } from './sessions.js';
 import { deleteUserChildren, prepareExtras } from './user-extras.js';
 import { PLAIN_USER_QUERY } from './user-query.js';
 import { isRecord } from '../errors/is-record.js';
-import { isRecord } from '../errors/is-record.js';
 
 installYupLocale();
 

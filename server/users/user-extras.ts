@@ -3,7 +3,6 @@ import { extensionDefaults, type DocumentService, type PreparedWrite } from '../
 import type { Registry } from '../schema/registry.js';
 import { ROLE_MODEL, roleModel, USER_MODEL, userModel } from './models.js';
 import { isRecord } from '../errors/is-record.js';
-import { isRecord } from '../errors/is-record.js';
 
 /**
  * The attributes a project's extension (`src/extensions/users-permissions/content-types/user`)
