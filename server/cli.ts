@@ -8,6 +8,7 @@ import { transferTokenCommand } from './transfer/cli.js';
 import { isWellFormedAction } from './auth/permissions.js';
 import { LocaleInputError } from './auth/locales.js';
 import { ensureDefaultRoles, findRoleByType } from './users/roles.js';
+import { USERS_PERMISSIONS } from './users/models.js';
 import { loadProject } from './schema/load.js';
 import { SchemaError } from './schema/parse.js';
 import { list, only, parseArgs, processIo, required, text, UsageError, type Io, type Parsed } from './cli-args.js';
@@ -100,7 +101,7 @@ async function tokenCreate(parsed: Parsed, io: Io): Promise<number> {
 async function knownContentTypes(schemasDir: string | undefined): Promise<{ dir: string; uids: Set<string> } | null> {
   if (schemasDir === undefined) return null;
   try {
-    const project = await loadProject(schemasDir);
+    const project = await loadProject(schemasDir, USERS_PERMISSIONS);
     return { dir: schemasDir, uids: new Set(project.contentTypes.map((c) => c.uid)) };
   } catch {
     return null;

@@ -23,6 +23,7 @@ import { syncSchema } from './schema/sync.js';
 import type { Logger, Services } from './services.js';
 import { openUploads, type Uploads } from './uploads/uploads.js';
 import { createUsers } from './users/users.js';
+import { USERS_PERMISSIONS } from './users/models.js';
 
 /** What the desktop shell needs to build its configuration: main/ imports server/index.ts only. */
 export { resolveConfig, type HearthConfig } from './config.js';
@@ -133,7 +134,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let registry: Registry;
   let projectCode: ProjectCode;
   try {
-    registry = buildRegistry(await loadProject(config.schemasDir));
+    registry = buildRegistry(await loadProject(config.schemasDir, USERS_PERMISSIONS));
     for (const warning of schemaWarnings(registry)) log(warning);
     // Read once, never run: what it applies and what it leaves out is said once here.
     projectCode = await readProjectCode(config.schemasDir);

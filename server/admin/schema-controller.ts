@@ -117,7 +117,7 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
   async function reload(): Promise<void> {
     let next: Registry;
     try {
-      next = buildRegistry(await loadProject(deps.schemasDir));
+      next = buildRegistry(await loadProject(deps.schemasDir, registry.builtIns));
     } catch (err) {
       log(`schemas: ${deps.schemasDir} has an invalid schema, keeping the running one: ${err instanceof Error ? err.message : String(err)}`);
       return;

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import type { Database, Db } from '../db/database.js';
 import { setMeta } from '../db/migrations.js';
 import { BACKUP_MAX_LINE_BYTES } from '../limits.js';
-import { EXTENDABLE_TABLES } from '../schema/extensions.js';
+import { extendableTables } from '../schema/extensions.js';
+import { USERS_PERMISSIONS } from '../users/models.js';
 import { referencedLocalKeys } from '../uploads/reconcile.js';
 import type { BackupDialect } from './dialect.js';
 import { linesOf } from './json-lines.js';
@@ -38,7 +39,7 @@ async function addExtensionColumns(trx: Db, dialect: BackupDialect, archived: Ar
   const referencing = new Set(archived.foreignKeys.flatMap((fk) => fk.columns));
   for (const column of archived.columns) {
     if (have.has(column.name)) continue;
-    if (!EXTENDABLE_TABLES.includes(archived.name) || column.notNull || referencing.has(column.name)) {
+    if (!extendableTables(USERS_PERMISSIONS).includes(archived.name) || column.notNull || referencing.has(column.name)) {
       throw archiveError(`table ${archived.name} has a column ${column.name} that this build's table lacks`);
     }
     await trx.schema

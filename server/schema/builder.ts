@@ -6,6 +6,7 @@ import type { Renames } from './change-plan.js';
 import { columnKey, parseComponent, parseContentType, SchemaError, strapiColumnName } from './parse.js';
 import { buildRegistry, type Registry } from './registry.js';
 import { keepCustomFields } from './builder-custom-fields.js';
+import type { BuiltInModels } from './built-ins.js';
 import type { CustomFieldTable } from './custom-fields.js';
 import type { ContentTypeModel } from './types.js';
 
@@ -23,6 +24,8 @@ export interface ProjectDocs {
   readonly plugins: readonly ContentTypeModel[];
   /** The custom-field base types the project is read with (`hearth.json`, not edited by the builder). */
   readonly customFields: CustomFieldTable;
+  /** The plugin models the registry was built with: the edited project is built with the same. */
+  readonly builtIns: BuiltInModels;
 }
 
 /** One builder edit, ready to be applied to the database and the schemas folder. */
@@ -55,6 +58,7 @@ export function docsOf(registry: Registry): ProjectDocs {
     components: new Map(registry.components.map((c) => [c.uid, copy(c.raw)])),
     plugins: registry.plugins,
     customFields: registry.customFields,
+    builtIns: registry.builtIns,
   };
 }
 
@@ -75,7 +79,7 @@ export function registryOf(docs: ProjectDocs): Registry {
     const { category, name } = componentParts(uid);
     return parseComponent(doc, category, name, uid, docs.customFields);
   });
-  return buildRegistry({ contentTypes, components, plugins: docs.plugins, customFields: docs.customFields });
+  return buildRegistry({ contentTypes, components, plugins: docs.plugins, customFields: docs.customFields, builtIns: docs.builtIns });
 }
 
 /** The registry of an edited project; a cross-model problem is a 400 naming the edited schema's attribute when it can. */

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { USERS_PERMISSIONS_MODELS } from '../users/models.js';
+import type { BuiltInModels } from './built-ins.js';
 import { FILE_MODEL, FILE_PLUGIN_SCHEMA } from './file-model.js';
 import { parseContentType, SchemaError } from './parse.js';
 import type { Attribute, ContentTypeModel } from './types.js';
@@ -32,15 +32,19 @@ interface Extendable {
 
 /**
  * Plugin content types a project may extend in `src/extensions/<plugin>/content-types/<name>/schema.json`,
- * by folder: the users & permissions user and role, and the media library's file.
+ * by folder: the built-in plugin models handed in (users & permissions' user and role), and the media library's file.
  */
-const EXTENDABLE: ReadonlyMap<string, Extendable> = new Map([
-  ...USERS_PERMISSIONS_MODELS.map((m): [string, Extendable] => [`users-permissions/${m.singularName}`, { base: m, schema: m.raw, apart: [], columns: [], scalarsOnly: false }]),
-  ['upload/file', { base: FILE_MODEL, schema: FILE_PLUGIN_SCHEMA, apart: ['related', 'folder'], columns: ['folder_id'], scalarsOnly: true }],
-]);
+function extendable(builtIns: BuiltInModels): ReadonlyMap<string, Extendable> {
+  return new Map([
+    ...builtIns.models.map((m): [string, Extendable] => [`${builtIns.plugin}/${m.singularName}`, { base: m, schema: m.raw, apart: [], columns: [], scalarsOnly: false }]),
+    ['upload/file', { base: FILE_MODEL, schema: FILE_PLUGIN_SCHEMA, apart: ['related', 'folder'], columns: ['folder_id'], scalarsOnly: true }],
+  ]);
+}
 
 /** The tables of the plugin types a project may extend: a project's sync adds columns to them (backups carry those). */
-export const EXTENDABLE_TABLES: readonly string[] = [...EXTENDABLE.values()].map((entry) => entry.base.table);
+export function extendableTables(builtIns: BuiltInModels): readonly string[] {
+  return [...extendable(builtIns).values()].map((entry) => entry.base.table);
+}
 
 /**
  * Targets of plugin attributes Hearth does not model: Strapi's role schema relates to
@@ -154,12 +158,13 @@ async function subfolders(dir: string): Promise<string[]> {
  * types Hearth does not have (or of other plugins) are left alone, as Strapi leaves extensions of
  * plugins that are not installed.
  */
-export async function loadExtensions(root: string): Promise<ContentTypeModel[]> {
+export async function loadExtensions(root: string, builtIns: BuiltInModels): Promise<ContentTypeModel[]> {
   const out: ContentTypeModel[] = [];
+  const types = extendable(builtIns);
   const dir = join(root, 'src', 'extensions');
   for (const plugin of await subfolders(dir)) {
     for (const name of await subfolders(join(dir, plugin, 'content-types'))) {
-      const entry = EXTENDABLE.get(`${plugin}/${name}`);
+      const entry = types.get(`${plugin}/${name}`);
       const file = join(dir, plugin, 'content-types', name, 'schema.json');
       const where = relative(root, file) || file;
       if (entry === undefined) continue;

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import type { BuiltInModels } from './built-ins.js';
 import { loadExtensions } from './extensions.js';
 import type { CustomFieldTable } from './custom-fields.js';
 import { parseComponent, parseContentType, SchemaError } from './parse.js';
@@ -38,6 +39,8 @@ export interface ProjectSchemas {
   readonly plugins?: readonly ContentTypeModel[];
   /** Custom-field base types: the built-in table and the project's `hearth.json` (built-in only when absent). */
   readonly customFields?: CustomFieldTable;
+  /** The plugin models the registry serves beside the project's (handed in by the caller: schema/built-ins.ts). */
+  readonly builtIns: BuiltInModels;
 }
 
 /**
@@ -46,7 +49,7 @@ export interface ProjectSchemas {
  * (schema/extensions.ts). Controllers, routes and services beside them are ignored.
  * A folder that does not exist yet simply declares nothing.
  */
-export async function loadProject(root: string): Promise<ProjectSchemas> {
+export async function loadProject(root: string, builtIns: BuiltInModels): Promise<ProjectSchemas> {
   const contentTypes: ContentTypeModel[] = [];
   const components: ComponentModel[] = [];
   const customFields = await loadCustomFieldTable(root);
@@ -74,5 +77,5 @@ export async function loadProject(root: string): Promise<ProjectSchemas> {
       components.push(parseComponent(await readJson(file, where), category, fileName.slice(0, -'.json'.length), where, customFields));
     }
   }
-  return { contentTypes, components, plugins: await loadExtensions(root), customFields };
+  return { contentTypes, components, plugins: await loadExtensions(root, builtIns), customFields, builtIns };
 }

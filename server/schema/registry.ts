@@ -2,7 +2,7 @@ import { identifier } from '../db/identifiers.js';
 import { MAX_IDENTIFIER_LENGTH } from '../limits.js';
 import { tablesFor } from './storage.js';
 import { FILE_MODEL } from './file-model.js';
-import { USERS_PERMISSIONS_MODELS, USERS_PERMISSIONS_TABLES } from '../users/models.js';
+import type { BuiltInModels } from './built-ins.js';
 import { BUILT_IN_CUSTOM_FIELDS, unknownCustomFieldWarnings, type CustomFieldTable } from './custom-fields.js';
 import { checkMorphs } from './morphs.js';
 import { dropInertRelations, inertRelationWarnings } from './inert-relations.js';
@@ -37,6 +37,8 @@ export interface Registry {
   readonly componentUidsForMessages: readonly string[];
   /** Custom-field base types the project was read with (the builder parses edited schemas with them). */
   readonly customFields: CustomFieldTable;
+  /** The plugin models it was built with (the builder and a reload rebuild with the same). */
+  readonly builtIns: BuiltInModels;
   model(uid: string): Model | undefined;
   contentType(uid: string): ContentTypeModel | undefined;
   component(uid: string): ComponentModel | undefined;
@@ -112,20 +114,6 @@ function checkComponentCycles(components: readonly ComponentModel[], byUid: Map<
   for (const c of components) visit(c.uid, []);
 }
 
-/**
- * Relations of the built-in users & permissions tables beyond the tables themselves (db/migrations.ts):
- * their indexes, and the indexes PostgreSQL names after their unique columns.
- */
-const BUILT_IN_INDEXES = [
-  'up_users_email_idx',
-  'up_users_role_lnk_entity_idx',
-  'up_users_role_lnk_target_idx',
-  'up_sessions_user_idx',
-  'up_sessions_family_idx',
-  'up_roles_type_key',
-  'up_users_username_key',
-  'up_sessions_session_id_key',
-];
 
 /** The name PostgreSQL gives a table's primary-key index (the table name shortened to fit). */
 const primaryKeyName = (table: string): string => `${table.slice(0, MAX_IDENTIFIER_LENGTH - 5)}_pkey`;
@@ -150,7 +138,8 @@ function relationNames(model: Model, registry: Registry): { name: string; what: 
 /** Cross-checks the project's models and builds the registry; any inconsistency is a SchemaError. */
 export function buildRegistry(given: ProjectSchemas): Registry {
   // Strapi leaves a mappedBy side whose inverse is missing inert; Hearth serves the model without it (schema/inert-relations.ts).
-  const project = dropInertRelations(given, [FILE_MODEL, ...USERS_PERMISSIONS_MODELS]);
+  const builtIns = given.builtIns;
+  const project = dropInertRelations(given, [FILE_MODEL, ...builtIns.models]);
   const byUid = new Map<string, Model>();
   const routes = new Map<string, ContentTypeModel>();
   // Names compared without case: SQLite ignores it, and a project must move between both databases.
@@ -167,12 +156,13 @@ export function buildRegistry(given: ProjectSchemas): Registry {
     throw new SchemaError(`${owner} and ${previous.owner} would both use the name "${name}" (for ${owner}'s ${what} and ${previous.owner}'s ${previous.what})`);
   };
   byUid.set(FILE_MODEL.uid, FILE_MODEL);
-  for (const model of USERS_PERMISSIONS_MODELS) byUid.set(model.uid, model);
-  for (const table of USERS_PERMISSIONS_TABLES) {
-    claim(table, 'plugin::users-permissions', 'table');
-    claim(primaryKeyName(table), 'plugin::users-permissions', 'index');
+  const plugin = `plugin::${builtIns.plugin}`;
+  for (const model of builtIns.models) byUid.set(model.uid, model);
+  for (const table of builtIns.tables) {
+    claim(table, plugin, 'table');
+    claim(primaryKeyName(table), plugin, 'index');
   }
-  for (const index of BUILT_IN_INDEXES) claim(index, 'plugin::users-permissions', 'index');
+  for (const index of builtIns.indexes) claim(index, plugin, 'index');
   // A project's extension of a plugin type replaces the plugin's model (schema/extensions.ts).
   const plugins = [...(project.plugins ?? [])].sort((a, b) => a.uid.localeCompare(b.uid));
   for (const model of plugins) byUid.set(model.uid, model);
@@ -217,6 +207,7 @@ export function buildRegistry(given: ProjectSchemas): Registry {
     components,
     componentUidsForMessages: components.map((c) => c.uid).reverse(),
     customFields: project.customFields ?? BUILT_IN_CUSTOM_FIELDS,
+    builtIns,
     model: (uid) => byUid.get(uid),
     contentType: (uid) => {
       const m = byUid.get(uid);

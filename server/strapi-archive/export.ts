@@ -13,7 +13,7 @@ import { buildRegistry, type Registry } from '../schema/registry.js';
 import { FILE_UID, type ContentTypeModel } from '../schema/types.js';
 import { createLocalProvider } from '../uploads/local-provider.js';
 import type { StorageProvider } from '../uploads/storage-provider.js';
-import { roleModel, userModel } from '../users/models.js';
+import { roleModel, userModel, USERS_PERMISSIONS } from '../users/models.js';
 import { entityData, localizationsLink, morphLinks, relationLinks } from './entities-out.js';
 import { FOLDER_UID, LOCALE_UID, PERMISSION_UID } from './entities-in.js';
 import { isRecord } from './jsonl.js';
@@ -234,7 +234,7 @@ export async function stageStrapiArchive(options: StrapiStageOptions): Promise<{
   const dir = await openDataDir(resolve(options.dataDir), { databaseUrl: options.databaseUrl ?? null });
   try {
     const root = options.schemasDir ?? (await getMeta(dir.database.db, 'last_schemas_dir')) ?? join(dir.path, 'schema');
-    const registry = buildRegistry(await loadProject(root));
+    const registry = buildRegistry(await loadProject(root, USERS_PERMISSIONS));
     const members: string[] = [];
     const schemas = stageWriter(stageDir, 'schemas');
     for (const line of schemaLines(registry)) await schemas.write(line);

@@ -9,6 +9,7 @@ import { exportArchive } from '../backup/export.js';
 import { importArchive, swapInto, targetState, type TargetState } from '../backup/import.js';
 import { moveMediaToProvider } from '../backup/media-to-provider.js';
 import { loadProject } from '../schema/load.js';
+import { USERS_PERMISSIONS } from '../users/models.js';
 import { buildRegistry } from '../schema/registry.js';
 import { syncSchema } from '../schema/sync.js';
 import type { StorageProvider } from '../uploads/storage-provider.js';
@@ -76,7 +77,7 @@ async function buildDataDir(staging: Staging, options: StrapiImportOptions, stor
   const { tree, schemas, built } = staging;
   const { progress } = options;
   const now = options.now ?? (() => new Date());
-  const registry = buildRegistry(await loadProject(staging.stagedSchemas));
+  const registry = buildRegistry(await loadProject(staging.stagedSchemas, USERS_PERMISSIONS));
   const dir = await openDataDir(built, { now });
   try {
     const stamp = now().toISOString();

@@ -1,3 +1,4 @@
+import type { BuiltInModels } from '../schema/built-ins.js';
 import { parseContentType } from '../schema/parse.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel } from '../schema/types.js';
@@ -61,10 +62,23 @@ export const USER_MODEL: ContentTypeModel = builtIn(USER_SCHEMA, USER_UID, 'user
 /** `plugin::users-permissions.role`. */
 export const ROLE_MODEL: ContentTypeModel = builtIn(ROLE_SCHEMA, ROLE_UID, 'role');
 
-/** The built-in models of users & permissions, for the registry. */
-export const USERS_PERMISSIONS_MODELS: readonly ContentTypeModel[] = [USER_MODEL, ROLE_MODEL];
-/** Tables those models own, so no project type can claim them. */
-export const USERS_PERMISSIONS_TABLES: readonly string[] = [USERS_TABLE, ROLES_TABLE, USER_ROLE_LINK_TABLE, SESSIONS_TABLE];
+/** Users & permissions' built-in models, their tables and indexes: handed to the project loader and the registry (schema/built-ins.ts). */
+export const USERS_PERMISSIONS: BuiltInModels = {
+  plugin: 'users-permissions',
+  models: [USER_MODEL, ROLE_MODEL],
+  tables: [USERS_TABLE, ROLES_TABLE, USER_ROLE_LINK_TABLE, SESSIONS_TABLE],
+  // Beyond the tables themselves (db/migrations.ts): their indexes, and the ones PostgreSQL names after unique columns.
+  indexes: [
+    'up_users_email_idx',
+    'up_users_role_lnk_entity_idx',
+    'up_users_role_lnk_target_idx',
+    'up_sessions_user_idx',
+    'up_sessions_family_idx',
+    'up_roles_type_key',
+    'up_users_username_key',
+    'up_sessions_session_id_key',
+  ],
+};
 
 /** The user model the project serves: the plugin's, or the project's extension of it. */
 export const userModel = (registry: Registry): ContentTypeModel => registry.contentType(USER_UID) ?? USER_MODEL;

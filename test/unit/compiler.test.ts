@@ -11,6 +11,7 @@ import { openSqlite } from '../../server/db/sqlite.js';
 import { convertFilters } from '../../server/query/filters.js';
 import { parseQueryString } from '../../server/http/query-string.js';
 import { loadProject } from '../../server/schema/load.js';
+import { USERS_PERMISSIONS } from '../../server/users/models.js';
 import { buildRegistry, type Registry } from '../../server/schema/registry.js';
 import { syncSchema } from '../../server/schema/sync.js';
 import type { ContentTypeModel } from '../../server/schema/types.js';
@@ -32,7 +33,7 @@ beforeAll(async () => {
       tag: collection('tag', 'tags', { label: { type: 'string' } }),
     },
   });
-  registry = buildRegistry(await loadProject(dir));
+  registry = buildRegistry(await loadProject(dir, USERS_PERMISSIONS));
   database = openSqlite(join(await mkdtemp(join(tmpdir(), 'hearth-sql-')), 'test.db'));
   await migrate(database);
   await syncSchema(database, registry, { acceptSchemaChanges: false, defaultLocale: 'en', now: () => new Date().toISOString(), log: () => {} });

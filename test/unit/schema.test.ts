@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseComponent, parseContentType, SchemaError } from '../../server/schema/parse.js';
 import { buildRegistry } from '../../server/schema/registry.js';
 import { loadProject } from '../../server/schema/load.js';
+import { USERS_PERMISSIONS } from '../../server/users/models.js';
 import { FIXTURE_PROJECT } from '../helpers/server.js';
 
 const ct = (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -15,7 +16,7 @@ const ct = (attributes: Record<string, unknown>, extra: Record<string, unknown> 
 
 describe('schema.json parsing', () => {
   it('reads every attribute type of the fixture project', async () => {
-    const project = await loadProject(FIXTURE_PROJECT);
+    const project = await loadProject(FIXTURE_PROJECT, USERS_PERMISSIONS);
     const specimen = project.contentTypes.find((c) => c.uid === 'api::specimen.specimen');
     expect(specimen?.attributes.get('s_enum')).toMatchObject({ kind: 'scalar', type: 'enumeration', enum: ['alpha', 'beta', 'gamma'] });
     expect(specimen?.attributes.get('s_int')).toMatchObject({ kind: 'scalar', type: 'integer', min: 0, max: 100 });
@@ -32,7 +33,7 @@ describe('schema.json parsing', () => {
   });
 
   it('builds a registry with routes and storage names', async () => {
-    const registry = buildRegistry(await loadProject(FIXTURE_PROJECT));
+    const registry = buildRegistry(await loadProject(FIXTURE_PROJECT, USERS_PERMISSIONS));
     expect(registry.routeModel('articles')?.uid).toBe('api::article.article');
     expect(registry.routeModel('homepage')?.uid).toBe('api::homepage.homepage');
     expect(registry.routeModel('homepages')).toBeUndefined();
@@ -68,17 +69,17 @@ describe('schema.json parsing', () => {
   it('refuses inconsistent inverse relations and unknown targets', () => {
     const a = parseContentType(ct({ b: { type: 'relation', relation: 'oneToMany', target: 'api::b.b', inversedBy: 'a' } }), 'a', 'a', 'a');
     const b = parseContentType({ ...ct({}), collectionName: 'bs', info: { singularName: 'b', pluralName: 'bs' } }, 'b', 'b', 'b');
-    expect(() => buildRegistry({ contentTypes: [a, b], components: [] })).toThrow('api::a.a: attribute "b": "api::b.b" has no relation "a" back to api::a.a');
+    expect(() => buildRegistry({ contentTypes: [a, b], components: [], builtIns: USERS_PERMISSIONS })).toThrow('api::a.a: attribute "b": "api::b.b" has no relation "a" back to api::a.a');
     const lonely = parseContentType(ct({ x: { type: 'relation', relation: 'oneWay', target: 'api::nope.nope' } }), 'a', 'a', 'a');
-    expect(() => buildRegistry({ contentTypes: [lonely], components: [] })).toThrow('relation target "api::nope.nope" is not a known content type');
+    expect(() => buildRegistry({ contentTypes: [lonely], components: [], builtIns: USERS_PERMISSIONS })).toThrow('relation target "api::nope.nope" is not a known content type');
   });
 
   it('refuses two types served at the same route and reserved routes', () => {
     const one = parseContentType(ct({}), 'one', 'one', 'one');
     const two = parseContentType({ ...ct({}), collectionName: 'others' }, 'two', 'two', 'two');
-    expect(() => buildRegistry({ contentTypes: [one, two], components: [] })).toThrow('would both be served at /api/things');
+    expect(() => buildRegistry({ contentTypes: [one, two], components: [], builtIns: USERS_PERMISSIONS })).toThrow('would both be served at /api/things');
     const upload = parseContentType({ ...ct({}), info: { singularName: 'uploadx', pluralName: 'upload' } }, 'u', 'u', 'u');
-    expect(() => buildRegistry({ contentTypes: [upload], components: [] })).toThrow('/api/upload is reserved by Hearth');
+    expect(() => buildRegistry({ contentTypes: [upload], components: [], builtIns: USERS_PERMISSIONS })).toThrow('/api/upload is reserved by Hearth');
   });
 });
 

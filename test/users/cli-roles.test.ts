@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseEnvFor, openTestDataDir } from '../helpers/database.js';
 import { loadProject } from '../../server/schema/load.js';
+import { USERS_PERMISSIONS } from '../../server/users/models.js';
 import { buildRegistry } from '../../server/schema/registry.js';
 import { createRoleService } from '../../server/users/roles.js';
 import { runHearth } from '../helpers/cli.js';
@@ -43,7 +44,7 @@ describe('hearth permissions grant --role', () => {
   it('grants to a custom role by its type, warning about actions that name no content type', async () => {
     const dir = await openTestDataDir(data);
     try {
-      const registry = buildRegistry(await loadProject(FIXTURE_PROJECT));
+      const registry = buildRegistry(await loadProject(FIXTURE_PROJECT, USERS_PERMISSIONS));
       await createRoleService({ db: dir.database.db, permissions: dir.permissions, now: () => new Date(), registry: () => registry }).create({ name: 'Editors' });
     } finally {
       await dir.database.close();

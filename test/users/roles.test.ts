@@ -6,6 +6,7 @@ import type { DataDir } from '../../server/data-dir.js';
 import { openTestDataDir } from '../helpers/database.js';
 import { AppError } from '../../server/errors/app-error.js';
 import { loadProject } from '../../server/schema/load.js';
+import { USERS_PERMISSIONS } from '../../server/users/models.js';
 import { buildRegistry, type Registry } from '../../server/schema/registry.js';
 import { actionGroups } from '../../server/users/actions.js';
 import { roleTypeOf } from '../../server/users/role-input.js';
@@ -22,7 +23,7 @@ let roles: RoleService;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'hearth-roles-'));
   dir = await openTestDataDir(dataDir);
-  registry = buildRegistry(await loadProject(await writeProject({ types: { article: collection('article', 'articles', { title: { type: 'string' } }) } })));
+  registry = buildRegistry(await loadProject(await writeProject({ types: { article: collection('article', 'articles', { title: { type: 'string' } }) } }), USERS_PERMISSIONS));
   roles = createRoleService({ db: dir.database.db, permissions: dir.permissions, now: () => new Date(Date.UTC(2026, 0, 2)), registry: () => registry });
   await roles.ensureDefaults();
 });
