@@ -1,7 +1,6 @@
 import type { Locale, LocaleService } from '../auth/locales.js';
 import type { Database } from '../db/database.js';
-import { deleteRows, type WriteEnv } from '../documents/index.js';
-import type { Registry } from '../schema/registry.js';
+import type { DocumentService } from '../documents/index.js';
 
 /** Why a locale cannot be deleted. */
 export type LocaleRemoval = { ok: true; locale: Locale } | { ok: false; reason: 'missing' | 'default' };
@@ -10,19 +9,14 @@ export type LocaleRemoval = { ok: true; locale: Locale } | { ok: false; reason: 
  * Deletes a locale and, in the same transaction, every version of every localized document in
  * that locale (as Strapi's i18n plugin does), so no content is left in a locale that no longer exists.
  */
-export async function removeLocale(deps: { database: Database; locales: LocaleService; registry: Registry; now: () => Date }, id: number): Promise<LocaleRemoval> {
+export async function removeLocale(deps: { database: Database; locales: LocaleService; documents: DocumentService }, id: number): Promise<LocaleRemoval> {
   const locale = await deps.locales.get(id);
   if (!locale) return { ok: false, reason: 'missing' };
   if (locale.isDefault) return { ok: false, reason: 'default' };
   // Read before the transaction: on SQLite a query outside it would wait for the connection the transaction holds.
   const defaultLocale = await deps.locales.defaultCode();
   await deps.database.db.transaction().execute(async (trx) => {
-    const env: WriteEnv = { db: trx, registry: deps.registry, now: () => deps.now().toISOString(), defaultLocale };
-    for (const model of deps.registry.contentTypes) {
-      if (!model.localized) continue;
-      const rows = await trx.selectFrom(model.table).select('id').where('locale', '=', locale.code).execute();
-      await deleteRows(env, model, rows.map((r) => Number(r.id)));
-    }
+    await deps.documents.removeAllInLocale({ trx, locale: locale.code, defaultLocale });
     await deps.locales.remove(trx, id);
   });
   return { ok: true, locale };

@@ -10,7 +10,7 @@ import { actionLocale, deleteDocumentLocale, discardDraft, documentStatuses, pub
 import { countRows } from './read.js';
 import { effectiveLocale, findMany, findOne, present } from './reader.js';
 import { scalarColumns } from './scalars.js';
-import { deleteChildren, missingRelations, resolveBodyRefs, writeRelational, type WriteScope } from './store.js';
+import { deleteChildren, deleteRows, missingRelations, resolveBodyRefs, writeRelational, type WriteScope } from './store.js';
 import { toV4Data } from './v4.js';
 import { createDocument, deleteDocument, updateDocument } from './writer.js';
 
@@ -155,6 +155,17 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       return { columns, write: (trx, rowId) => writeRelational(writeEnv(documents, trx, defaultLocale), model, rowId, data, scope, resolved) };
     },
 
+    /** Deletes every version of every localized type in one locale, inside the caller's transaction (the locale's own removal). */
+    async removeAllInLocale({ trx, locale, defaultLocale }: { trx: Db; locale: string; defaultLocale: string }): Promise<void> {
+      const documents = bound();
+      const env = writeEnv(documents, trx, defaultLocale);
+      for (const model of documents.registry.contentTypes) {
+        if (!model.localized) continue;
+        const rows = await trx.selectFrom(model.table).select('id').where('locale', '=', locale).execute();
+        await deleteRows(env, model, rows.map((r) => Number(r.id)));
+      }
+    },
+
     /** Deletes what hangs off rows another service deletes (components, media links), inside its transaction. */
     removeChildren: ({ trx, model, rowIds, defaultLocale }: { trx: Db; model: Model; rowIds: readonly number[]; defaultLocale: string }): Promise<void> =>
       deleteChildren(writeEnv(bound(), trx, defaultLocale), model, rowIds),
@@ -169,7 +180,7 @@ export type { DocumentStatus, StatusMap } from './manage.js';
 export type { WriteEnv, WriteScope } from './store.js';
 export type { ReadScope } from './read.js';
 /** Lower-level helpers for services that keep their own tables (media library, users, admin, archives). */
-export { newDocumentId, deleteRows, applyMedia } from './store.js';
+export { newDocumentId, applyMedia } from './store.js';
 export { enableDraftAndPublish, disableDraftAndPublish } from './draft-toggle.js';
 export { listRows, countRows } from './read.js';
 export { defaultFields, serializeRow } from './serialize.js';

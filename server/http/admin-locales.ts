@@ -37,7 +37,7 @@ export function localeRoutes(services: Services): express.Router {
 
   router.delete('/i18n/locales/:id', async (req, res) => {
     const id = idParam(req.params.id, 'Locale');
-    const result = await removeLocale({ database: services.database, locales, registry: services.registry(), now: services.now }, id);
+    const result = await removeLocale({ database: services.database, locales, documents: services.documents }, id);
     if (!result.ok && result.reason === 'missing') throw notFound('Locale not found');
     if (!result.ok) throw applicationError('Cannot delete the default locale');
     sendJson(res, 200, { data: result.locale });
