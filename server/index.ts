@@ -20,7 +20,8 @@ import { describeItem, readProjectCode, type ProjectCode } from './project-code/
 import { buildRegistry, schemaWarnings, type Registry } from './schema/registry.js';
 import { watchSchemas } from './schema/schema-watcher.js';
 import { syncSchema } from './schema/sync.js';
-import type { Logger, Services } from './services.js';
+import type { Services } from './services.js';
+import type { Logger } from './logger.js';
 import { openUploads, type Uploads } from './uploads/uploads.js';
 import { createUsers } from './users/users.js';
 import { USERS_PERMISSIONS } from './users/models.js';

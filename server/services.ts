@@ -13,6 +13,7 @@ import type { Uploads } from './uploads/uploads.js';
 import type { ResponseCache } from './cache/response-cache.js';
 import type { Users } from './users/users.js';
 import type { ProjectCode } from './project-code/index.js';
+import type { Logger } from './logger.js';
 
 /** How file objects are finished for responses (absolute URLs, signed URLs): set by the upload module. */
 export interface FileAccess {
@@ -22,9 +23,6 @@ export interface FileAccess {
 
 /** Files as stored: relative URLs, nothing to sign. */
 export const plainFiles: FileAccess = { present: async () => {} };
-
-/** Writes one line to stderr (stdout carries only the ready line and token plaintexts). */
-export type Logger = (message: string) => void;
 
 /** Everything the HTTP layer calls into, built once by startServer. */
 export interface Services {

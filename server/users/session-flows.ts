@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { UsersConfig } from '../config.js';
 import { AppError, notFound, unauthorized } from '../errors/app-error.js';
 import { UP_LEGACY_JWT_LIFESPAN_S } from '../limits.js';
-import type { Logger } from '../services.js';
+import type { Logger } from '../logger.js';
 import { deviceName } from './device-name.js';
 import type { SessionEntry, SessionManager } from './sessions.js';
 import type { UserIdentity } from './strategy.js';

@@ -3,7 +3,7 @@ import type { UsersConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { DocumentService } from '../documents/index.js';
 import type { Registry } from '../schema/registry.js';
-import type { Logger } from '../services.js';
+import type { Logger } from '../logger.js';
 import { createAccountService } from './accounts.js';
 import { createAdvancedSettings } from './advanced-settings.js';
 import { createAuthFlows } from './auth-flows.js';
