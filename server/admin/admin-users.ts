@@ -1,5 +1,8 @@
-import type { Db, Row } from '../db/database.js';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import { ADMIN_USERS_TABLE, type AdminUserTable } from '../db/system-tables.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { applicationError, fieldError } from '../errors/app-error.js';
 import { passwordProblem } from './passwords.js';
 
 /** An admin account as the admin API shows it: never with its password hash. */
@@ -12,21 +15,6 @@ export interface AdminUser {
   readonly updatedAt: string;
 }
 
-/**
- * Input the admin accounts refuse. `field` names the offending input; `conflict` marks input that
- * is well-formed but clashes with stored state (a taken email, a second owner).
- */
-export class AdminInputError extends Error {
-  override readonly name = 'AdminInputError';
-  constructor(
-    message: string,
-    readonly field: string | null,
-    readonly conflict = false,
-  ) {
-    super(message);
-  }
-}
-
 /** The email of the owner the desktop app creates on first launch (password login stays closed until reset). */
 export const LOCAL_OWNER_EMAIL = 'owner@hearth.localhost';
 
@@ -37,24 +25,34 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function checkEmail(email: string): string {
+/** Why an email cannot be an admin's, or null when it can (the CLI checks it before opening the data dir). */
+export function emailProblem(email: string): string | null {
   const normalised = normaliseEmail(email);
-  if (!EMAIL.test(normalised) || normalised.length > 254) throw new AdminInputError('email must be a valid email', 'email');
-  return normalised;
+  return !EMAIL.test(normalised) || normalised.length > 254 ? 'email must be a valid email' : null;
+}
+
+/** The normalised email, or a 400 naming the `email` field. */
+function checkEmail(email: string): string {
+  const problem = emailProblem(email);
+  if (problem !== null) throw fieldError(['email'], problem);
+  return normaliseEmail(email);
 }
 
 function checkPassword(password: string): void {
   const problem = passwordProblem(password);
-  if (problem !== null) throw new AdminInputError(problem, 'password');
+  if (problem !== null) throw fieldError(['password'], problem);
 }
 
-const toUser = (row: Row): AdminUser => ({
-  id: Number(row.id),
-  email: String(row.email),
-  firstname: row.firstname === null || row.firstname === undefined ? null : String(row.firstname),
-  lastname: row.lastname === null || row.lastname === undefined ? null : String(row.lastname),
-  createdAt: String(row.created_at),
-  updatedAt: String(row.updated_at),
+/** A stored admin account. */
+type AdminUserRow = Selectable<AdminUserTable>;
+
+const toUser = (row: AdminUserRow): AdminUser => ({
+  id: row.id,
+  email: row.email,
+  firstname: row.firstname,
+  lastname: row.lastname,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
 });
 
 /** What a new account is made of; a null password makes an account that cannot log in with one. */
@@ -69,17 +67,17 @@ export interface NewAdmin {
 export function createAdminUsers(deps: { db: Db; now: () => Date }) {
   const { db, now } = deps;
 
-  async function byEmail(email: string, on: Db = db): Promise<Row | undefined> {
-    return on.selectFrom('hearth_admin_users').selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();
+  async function byEmail(email: string, on: Db = db): Promise<AdminUserRow | undefined> {
+    return on.selectFrom(ADMIN_USERS_TABLE).selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();
   }
 
   async function insert(on: Db, input: NewAdmin): Promise<AdminUser> {
     const email = checkEmail(input.email);
     if (input.password !== null) checkPassword(input.password);
-    if (await byEmail(email, on)) throw new AdminInputError('Email already taken', 'email', true);
+    if (await byEmail(email, on)) throw fieldError(['email'], 'Email already taken');
     const at = now().toISOString();
     const row = await on
-      .insertInto('hearth_admin_users')
+      .insertInto(ADMIN_USERS_TABLE)
       .values({
         email,
         firstname: input.firstname ?? null,
@@ -95,11 +93,11 @@ export function createAdminUsers(deps: { db: Db; now: () => Date }) {
 
   const users = {
     async hasAdmin(): Promise<boolean> {
-      return (await db.selectFrom('hearth_admin_users').select('id').limit(1).executeTakeFirst()) !== undefined;
+      return (await db.selectFrom(ADMIN_USERS_TABLE).select('id').limit(1).executeTakeFirst()) !== undefined;
     },
 
     async get(id: number): Promise<AdminUser | undefined> {
-      const row = await db.selectFrom('hearth_admin_users').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom(ADMIN_USERS_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
       return row ? toUser(row) : undefined;
     },
 
@@ -111,8 +109,8 @@ export function createAdminUsers(deps: { db: Db; now: () => Date }) {
     /** First-run registration: only while no admin exists, checked in the same transaction as the insert. */
     registerOwner(input: NewAdmin): Promise<AdminUser> {
       return db.transaction().execute(async (trx) => {
-        if (await trx.selectFrom('hearth_admin_users').select('id').limit(1).executeTakeFirst()) {
-          throw new AdminInputError('You cannot register a new super admin', null, true);
+        if (await trx.selectFrom(ADMIN_USERS_TABLE).select('id').limit(1).executeTakeFirst()) {
+          throw applicationError('You cannot register a new super admin');
         }
         return insert(trx, input);
       });
@@ -129,7 +127,7 @@ export function createAdminUsers(deps: { db: Db; now: () => Date }) {
     /** The first admin, created as the password-less local owner when none exists (desktop sessions). */
     localOwner(): Promise<AdminUser> {
       return db.transaction().execute(async (trx) => {
-        const first = await trx.selectFrom('hearth_admin_users').selectAll().orderBy('id').limit(1).executeTakeFirst();
+        const first = await trx.selectFrom(ADMIN_USERS_TABLE).selectAll().orderBy('id').limit(1).executeTakeFirst();
         if (first) return toUser(first);
         return insert(trx, { email: LOCAL_OWNER_EMAIL, password: null, firstname: 'Local', lastname: null });
       });
@@ -141,11 +139,11 @@ export function createAdminUsers(deps: { db: Db; now: () => Date }) {
       const row = await byEmail(email);
       if (!row) return undefined;
       await db
-        .updateTable('hearth_admin_users')
+        .updateTable(ADMIN_USERS_TABLE)
         .set({ password_hash: await hashPassword(password), updated_at: now().toISOString() })
-        .where('id', '=', Number(row.id))
+        .where('id', '=', row.id)
         .execute();
-      return users.get(Number(row.id));
+      return users.get(row.id);
     },
 
     /** Profile changes; a new password needs the current one, unless the account has none yet (the local owner). */
@@ -153,7 +151,7 @@ export function createAdminUsers(deps: { db: Db; now: () => Date }) {
       id: number,
       changes: { firstname?: string | null; lastname?: string | null; email?: string; currentPassword?: string; password?: string },
     ): Promise<{ user: AdminUser; passwordChanged: boolean } | undefined> {
-      const row = await db.selectFrom('hearth_admin_users').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom(ADMIN_USERS_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
       if (!row) return undefined;
       const set: Record<string, unknown> = { updated_at: now().toISOString() };
       if (changes.firstname !== undefined) set.firstname = changes.firstname;
@@ -161,18 +159,18 @@ export function createAdminUsers(deps: { db: Db; now: () => Date }) {
       if (changes.email !== undefined) {
         const email = checkEmail(changes.email);
         const other = await byEmail(email);
-        if (other && Number(other.id) !== id) throw new AdminInputError('Email already taken', 'email', true);
+        if (other && other.id !== id) throw fieldError(['email'], 'Email already taken');
         set.email = email;
       }
       if (changes.password !== undefined) {
         checkPassword(changes.password);
         const stored = typeof row.password_hash === 'string' ? row.password_hash : null;
         if (stored !== null && !(await verifyPassword(changes.currentPassword ?? '', stored))) {
-          throw new AdminInputError('Current password is invalid', 'currentPassword');
+          throw fieldError(['currentPassword'], 'Current password is invalid');
         }
         set.password_hash = await hashPassword(changes.password);
       }
-      await db.updateTable('hearth_admin_users').set(set).where('id', '=', id).execute();
+      await db.updateTable(ADMIN_USERS_TABLE).set(set).where('id', '=', id).execute();
       const user = await users.get(id);
       return user ? { user, passwordChanged: changes.password !== undefined } : undefined;
     },

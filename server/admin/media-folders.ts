@@ -1,4 +1,6 @@
-import type { Db, Row } from '../db/database.js';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import { FILES_TABLE, FOLDERS_TABLE, type FolderTable } from '../db/system-tables.js';
 import { newDocumentId } from '../documents/index.js';
 import { MAX_FOLDER_NAME_LENGTH } from '../limits.js';
 
@@ -45,34 +47,34 @@ export function createMediaFolders(deps: { db: Db; now: () => Date }) {
     return new Map(rows.map((r) => [Number(r[column]), Number(r.n)]));
   }
 
-  async function present(rows: Row[]): Promise<FolderOut[]> {
-    const ids = rows.map((r) => Number(r.id));
-    const children = await countsBy('hearth_upload_folders', 'parent_id', ids);
-    const files = await countsBy('hearth_files', 'folder_id', ids);
+  async function present(rows: Selectable<FolderTable>[]): Promise<FolderOut[]> {
+    const ids = rows.map((r) => r.id);
+    const children = await countsBy(FOLDERS_TABLE, 'parent_id', ids);
+    const files = await countsBy(FILES_TABLE, 'folder_id', ids);
     return rows.map((row) => {
-      const id = Number(row.id);
+      const id = row.id;
       return {
         id,
-        name: String(row.name),
-        pathId: Number(row.pathId),
-        path: String(row.path),
-        parent: row.parent_id === null ? null : Number(row.parent_id),
+        name: row.name,
+        pathId: row.pathId,
+        path: row.path,
+        parent: row.parent_id,
         children: { count: children.get(id) ?? 0 },
         files: { count: files.get(id) ?? 0 },
-        createdAt: String(row.createdAt),
-        updatedAt: String(row.updatedAt),
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
       };
     });
   }
 
-  const row = (id: number, on: Db = db) => on.selectFrom('hearth_upload_folders').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = (id: number, on: Db = db) => on.selectFrom(FOLDERS_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
 
   async function checkName(on: Db, name: string, parent: number | null, exceptId: number | null): Promise<string> {
     const trimmed = name.trim();
     if (trimmed === '' || trimmed.length > MAX_FOLDER_NAME_LENGTH || trimmed.includes('/')) {
       throw new FolderInputError(`name must be 1 to ${MAX_FOLDER_NAME_LENGTH} characters, without "/"`, 'name');
     }
-    let q = on.selectFrom('hearth_upload_folders').select('id').where('name', '=', trimmed).where('parent_id', parent === null ? 'is' : '=', parent);
+    let q = on.selectFrom(FOLDERS_TABLE).select('id').where('name', '=', trimmed).where('parent_id', parent === null ? 'is' : '=', parent);
     if (exceptId !== null) q = q.where('id', '<>', exceptId);
     if (await q.executeTakeFirst()) throw new FolderInputError('A folder with this name already exists here', 'name');
     return trimmed;
@@ -82,13 +84,13 @@ export function createMediaFolders(deps: { db: Db; now: () => Date }) {
     if (parent === null) return '';
     const found = await row(parent, on);
     if (!found) throw new FolderInputError('parent folder does not exist', 'parent');
-    return String(found.path);
+    return found.path;
   }
 
   const folders = {
     /** The folders directly under `parent` (the root when null), by name. */
     async list(parent: number | null): Promise<FolderOut[]> {
-      const rows = await db.selectFrom('hearth_upload_folders').selectAll().where('parent_id', parent === null ? 'is' : '=', parent).orderBy('name').orderBy('id').execute();
+      const rows = await db.selectFrom(FOLDERS_TABLE).selectAll().where('parent_id', parent === null ? 'is' : '=', parent).orderBy('name').orderBy('id').execute();
       return present(rows);
     },
 
@@ -101,15 +103,15 @@ export function createMediaFolders(deps: { db: Db; now: () => Date }) {
       const id = await db.transaction().execute(async (trx) => {
         const name = await checkName(trx, input.name, input.parent, null);
         const prefix = await parentPath(trx, input.parent);
-        const max = await trx.selectFrom('hearth_upload_folders').select((eb) => eb.fn.max('pathId').as('m')).executeTakeFirst();
+        const max = await trx.selectFrom(FOLDERS_TABLE).select((eb) => eb.fn.max('pathId').as('m')).executeTakeFirst();
         const pathId = Number(max?.m ?? 0) + 1;
         const at = now().toISOString();
         const inserted = await trx
-          .insertInto('hearth_upload_folders')
+          .insertInto(FOLDERS_TABLE)
           .values({ documentId: newDocumentId(), name, pathId, path: `${prefix}/${pathId}`, parent_id: input.parent, locale: null, createdAt: at, updatedAt: at, publishedAt: at })
           .returning('id')
           .executeTakeFirstOrThrow();
-        return Number(inserted.id);
+        return inserted.id;
       });
       const created = await folders.get(id);
       if (!created) throw new FolderInputError('folder could not be stored', 'name');
@@ -121,20 +123,20 @@ export function createMediaFolders(deps: { db: Db; now: () => Date }) {
       const found = await db.transaction().execute(async (trx) => {
         const current = await row(id, trx);
         if (!current) return false;
-        const oldPath = String(current.path);
-        const parent = input.parent === undefined ? (current.parent_id === null ? null : Number(current.parent_id)) : input.parent;
-        const name = await checkName(trx, input.name ?? String(current.name), parent, id);
+        const oldPath = current.path;
+        const parent = input.parent === undefined ? current.parent_id : input.parent;
+        const name = await checkName(trx, input.name ?? current.name, parent, id);
         const prefix = await parentPath(trx, parent);
         if (prefix === oldPath || prefix.startsWith(`${oldPath}/`)) throw new FolderInputError('a folder cannot move into itself or its sub-folders', 'parent');
-        const newPath = `${prefix}/${Number(current.pathId)}`;
+        const newPath = `${prefix}/${current.pathId}`;
         const at = now().toISOString();
-        await trx.updateTable('hearth_upload_folders').set({ name, parent_id: parent, path: newPath, updatedAt: at }).where('id', '=', id).execute();
+        await trx.updateTable(FOLDERS_TABLE).set({ name, parent_id: parent, path: newPath, updatedAt: at }).where('id', '=', id).execute();
         if (newPath !== oldPath) {
-          for (const sub of await trx.selectFrom('hearth_upload_folders').select(['id', 'path']).where('path', 'like', under(oldPath)).execute()) {
-            await trx.updateTable('hearth_upload_folders').set({ path: newPath + String(sub.path).slice(oldPath.length) }).where('id', '=', Number(sub.id)).execute();
+          for (const sub of await trx.selectFrom(FOLDERS_TABLE).select(['id', 'path']).where('path', 'like', under(oldPath)).execute()) {
+            await trx.updateTable(FOLDERS_TABLE).set({ path: newPath + sub.path.slice(oldPath.length) }).where('id', '=', sub.id).execute();
           }
-          for (const file of await trx.selectFrom('hearth_files').select(['id', 'folderPath']).where((eb) => eb.or([eb('folderPath', '=', oldPath), eb('folderPath', 'like', under(oldPath))])).execute()) {
-            await trx.updateTable('hearth_files').set({ folderPath: newPath + String(file.folderPath).slice(oldPath.length) }).where('id', '=', Number(file.id)).execute();
+          for (const file of await trx.selectFrom(FILES_TABLE).select(['id', 'folderPath']).where((eb) => eb.or([eb('folderPath', '=', oldPath), eb('folderPath', 'like', under(oldPath))])).execute()) {
+            await trx.updateTable(FILES_TABLE).set({ folderPath: newPath + file.folderPath.slice(oldPath.length) }).where('id', '=', file.id).execute();
           }
         }
         return true;
@@ -146,22 +148,22 @@ export function createMediaFolders(deps: { db: Db; now: () => Date }) {
     async filesWithin(id: number): Promise<number[]> {
       const found = await row(id);
       if (!found) return [];
-      const path = String(found.path);
-      const ids = await db.selectFrom('hearth_upload_folders').select('id').where((eb) => eb.or([eb('id', '=', id), eb('path', 'like', under(path))])).execute();
-      const files = await db.selectFrom('hearth_files').select('id').where('folder_id', 'in', ids.map((r) => Number(r.id))).execute();
-      return files.map((f) => Number(f.id));
+      const path = found.path;
+      const ids = await db.selectFrom(FOLDERS_TABLE).select('id').where((eb) => eb.or([eb('id', '=', id), eb('path', 'like', under(path))])).execute();
+      const files = await db.selectFrom(FILES_TABLE).select('id').where('folder_id', 'in', ids.map((r) => r.id)).execute();
+      return files.map((f) => f.id);
     },
 
     /** Deletes a folder row; its sub-folders go with it (the parent key cascades). */
     async removeRow(id: number): Promise<void> {
-      await db.deleteFrom('hearth_upload_folders').where('id', '=', id).execute();
+      await db.deleteFrom(FOLDERS_TABLE).where('id', '=', id).execute();
     },
 
     /** Puts a file in a folder (null: the root). False when the file does not exist. */
     async moveFile(fileId: number, folder: number | null): Promise<boolean> {
       const path = folder === null ? '/' : await parentPath(db, folder);
       const result = await db
-        .updateTable('hearth_files')
+        .updateTable(FILES_TABLE)
         .set({ folder_id: folder, folderPath: path, updatedAt: now().toISOString() })
         .where('id', '=', fileId)
         .executeTakeFirst();
@@ -171,7 +173,7 @@ export function createMediaFolders(deps: { db: Db; now: () => Date }) {
     /** A folder's path, for filtering files by `folderPath`. */
     async pathOf(id: number): Promise<string | undefined> {
       const found = await row(id);
-      return found ? String(found.path) : undefined;
+      return found ? found.path : undefined;
     },
   };
   return folders;

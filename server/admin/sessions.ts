@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/database.js';
+import { ADMIN_SESSIONS_TABLE } from '../db/system-tables.js';
 import { ADMIN_SESSION_IDLE_MS, ADMIN_SESSION_MAX_MS, ADMIN_SESSION_TOUCH_MS } from '../limits.js';
 
 /** Every session token starts with this, so other bearer strategies' credentials are told apart without a lookup. */
@@ -29,7 +30,7 @@ export function createSessions(deps: { db: Db; now: () => Date }) {
 
   async function dropExpired(at: Date): Promise<void> {
     await db
-      .deleteFrom('hearth_admin_sessions')
+      .deleteFrom(ADMIN_SESSIONS_TABLE)
       .where((eb) =>
         eb.or([
           eb('last_used_at', '<=', new Date(at.getTime() - ADMIN_SESSION_IDLE_MS).toISOString()),
@@ -46,7 +47,7 @@ export function createSessions(deps: { db: Db; now: () => Date }) {
       await dropExpired(at);
       const token = `${SESSION_PREFIX}${randomBytes(32).toString('base64url')}`;
       await db
-        .insertInto('hearth_admin_sessions')
+        .insertInto(ADMIN_SESSIONS_TABLE)
         .values({ token_hash: hashToken(token), user_id: userId, kind, created_at: at.toISOString(), last_used_at: at.toISOString() })
         .execute();
       return token;
@@ -56,32 +57,32 @@ export function createSessions(deps: { db: Db; now: () => Date }) {
     async verify(token: string): Promise<SessionCheck> {
       if (!token.startsWith(SESSION_PREFIX)) return { ok: false, reason: 'invalid' };
       const hash = hashToken(token);
-      const row = await db.selectFrom('hearth_admin_sessions').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+      const row = await db.selectFrom(ADMIN_SESSIONS_TABLE).selectAll().where('token_hash', '=', hash).executeTakeFirst();
       if (!row) return { ok: false, reason: 'invalid' };
-      const stored = Buffer.from(String(row.token_hash), 'hex');
+      const stored = Buffer.from(row.token_hash, 'hex');
       const presented = Buffer.from(hash, 'hex');
       if (stored.length !== presented.length || !timingSafeEqual(stored, presented)) return { ok: false, reason: 'invalid' };
       const at = now().getTime();
-      const id = Number(row.id);
-      const lastUsed = Date.parse(String(row.last_used_at));
-      if (at - lastUsed >= ADMIN_SESSION_IDLE_MS || at - Date.parse(String(row.created_at)) >= ADMIN_SESSION_MAX_MS) {
-        await db.deleteFrom('hearth_admin_sessions').where('id', '=', id).execute();
+      const id = row.id;
+      const lastUsed = Date.parse(row.last_used_at);
+      if (at - lastUsed >= ADMIN_SESSION_IDLE_MS || at - Date.parse(row.created_at) >= ADMIN_SESSION_MAX_MS) {
+        await db.deleteFrom(ADMIN_SESSIONS_TABLE).where('id', '=', id).execute();
         return { ok: false, reason: 'expired' };
       }
       if (at - lastUsed >= ADMIN_SESSION_TOUCH_MS) {
-        await db.updateTable('hearth_admin_sessions').set({ last_used_at: new Date(at).toISOString() }).where('id', '=', id).execute();
+        await db.updateTable(ADMIN_SESSIONS_TABLE).set({ last_used_at: new Date(at).toISOString() }).where('id', '=', id).execute();
       }
-      return { ok: true, session: { id, userId: Number(row.user_id) } };
+      return { ok: true, session: { id, userId: row.user_id } };
     },
 
     /** Ends one session at once. */
     async revoke(sessionId: number): Promise<void> {
-      await db.deleteFrom('hearth_admin_sessions').where('id', '=', sessionId).execute();
+      await db.deleteFrom(ADMIN_SESSIONS_TABLE).where('id', '=', sessionId).execute();
     },
 
     /** Ends every session of an admin (password reset), optionally sparing the one making the change. */
     async revokeUser(userId: number, except: number | null = null): Promise<void> {
-      let q = db.deleteFrom('hearth_admin_sessions').where('user_id', '=', userId);
+      let q = db.deleteFrom(ADMIN_SESSIONS_TABLE).where('user_id', '=', userId);
       if (except !== null) q = q.where('id', '<>', except);
       await q.execute();
     },

@@ -1,4 +1,5 @@
 import type { Database, Db } from '../db/database.js';
+import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel, Model } from '../schema/types.js';
 import { fileRow, storedFile } from '../uploads/file-rows.js';
@@ -44,11 +45,11 @@ const mainField = (model: ContentTypeModel): string | undefined =>
 
 /** The file's media links: the rows and attributes (of content types or components) that hold it. */
 async function mediaLinks(db: Db, registry: Registry, fileId: number): Promise<{ model: Model; rowId: number; field: string }[]> {
-  const links = await db.selectFrom('hearth_files_related').select(['related_id', 'related_type', 'field']).where('file_id', '=', fileId).orderBy('id').execute();
+  const links = await db.selectFrom(FILES_RELATED_TABLE).select(['related_id', 'related_type', 'field']).where('file_id', '=', fileId).orderBy('id').execute();
   const out: { model: Model; rowId: number; field: string }[] = [];
   for (const link of links) {
-    const model = registry.model(String(link.related_type));
-    if (model) out.push({ model, rowId: Number(link.related_id), field: String(link.field) });
+    const model = registry.model(link.related_type);
+    if (model) out.push({ model, rowId: link.related_id, field: link.field });
   }
   return out;
 }

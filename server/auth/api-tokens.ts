@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Db, Row } from '../db/database.js';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import { API_TOKENS_TABLE, type ApiTokenTable } from '../db/system-tables.js';
 import { TOKEN_LAST_USED_REFRESH_MS } from '../limits.js';
 
 /** The kinds of API token, as Strapi's. */
@@ -45,18 +47,18 @@ export function hashAccessKey(accessKey: string, salt: string): string {
   return createHmac('sha512', salt).update(accessKey).digest('hex');
 }
 
-function toToken(row: Row): ApiToken {
+function toToken(row: Selectable<ApiTokenTable>): ApiToken {
   return {
-    id: Number(row.id),
-    name: String(row.name),
-    description: String(row.description ?? ''),
+    id: row.id,
+    name: row.name,
+    description: row.description,
     type: row.type as TokenType,
-    permissions: JSON.parse(String(row.permissions ?? '[]')) as string[],
-    lifespan: row.lifespan === null || row.lifespan === undefined ? null : Number(row.lifespan),
-    expiresAt: (row.expires_at as string | null) ?? null,
-    lastUsedAt: (row.last_used_at as string | null) ?? null,
-    createdAt: String(row.created_at),
-    updatedAt: String(row.updated_at),
+    permissions: JSON.parse(row.permissions) as string[],
+    lifespan: row.lifespan,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -89,7 +91,7 @@ export function createTokenService(deps: { db: Db; salt: string; now: () => Date
   }
 
   async function checkNameFree(name: string, exceptId: number | null): Promise<void> {
-    let q = db.selectFrom('hearth_api_tokens').select('id').where('name', '=', name);
+    let q = db.selectFrom(API_TOKENS_TABLE).select('id').where('name', '=', name);
     if (exceptId !== null) q = q.where('id', '<>', exceptId);
     if (await q.executeTakeFirst()) throw new TokenInputError(`a token named "${name}" already exists`, 'name', true);
   }
@@ -105,7 +107,7 @@ export function createTokenService(deps: { db: Db; salt: string; now: () => Date
       const at = now();
       const lifespan = input.lifespanDays ? input.lifespanDays * DAY_MS : null;
       const row = await db
-        .insertInto('hearth_api_tokens')
+        .insertInto(API_TOKENS_TABLE)
         .values({
           name: input.name,
           description: input.description ?? '',
@@ -126,29 +128,29 @@ export function createTokenService(deps: { db: Db; salt: string; now: () => Date
     /** Looks a presented plaintext up by its keyed hash; the hashes are compared in constant time. */
     async verify(accessKey: string): Promise<TokenCheck> {
       const hash = hashAccessKey(accessKey, salt);
-      const row = await db.selectFrom('hearth_api_tokens').selectAll().where('access_key_hash', '=', hash).executeTakeFirst();
+      const row = await db.selectFrom(API_TOKENS_TABLE).selectAll().where('access_key_hash', '=', hash).executeTakeFirst();
       if (!row) return { ok: false, reason: 'invalid' };
-      const stored = Buffer.from(String(row.access_key_hash), 'hex');
+      const stored = Buffer.from(row.access_key_hash, 'hex');
       const presented = Buffer.from(hash, 'hex');
       if (stored.length !== presented.length || !timingSafeEqual(stored, presented)) return { ok: false, reason: 'invalid' };
       const token = toToken(row);
       const at = now();
       if (token.expiresAt !== null && Date.parse(token.expiresAt) <= at.getTime()) return { ok: false, reason: 'expired' };
       if (token.lastUsedAt === null || at.getTime() - Date.parse(token.lastUsedAt) > TOKEN_LAST_USED_REFRESH_MS) {
-        await db.updateTable('hearth_api_tokens').set({ last_used_at: at.toISOString() }).where('id', '=', token.id).execute();
+        await db.updateTable(API_TOKENS_TABLE).set({ last_used_at: at.toISOString() }).where('id', '=', token.id).execute();
       }
       return { ok: true, token };
     },
 
     /** Every token, sorted by name (as the admin lists them). */
     async list(): Promise<ApiToken[]> {
-      const rows = await db.selectFrom('hearth_api_tokens').selectAll().orderBy('name').orderBy('id').execute();
+      const rows = await db.selectFrom(API_TOKENS_TABLE).selectAll().orderBy('name').orderBy('id').execute();
       return rows.map(toToken);
     },
 
     /** Changes a token's name, description, type or actions; its secret and lifespan stay. */
     async update(id: number, input: Partial<Pick<CreateTokenInput, 'name' | 'description' | 'type' | 'permissions'>>): Promise<ApiToken | undefined> {
-      const row = await db.selectFrom('hearth_api_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom(API_TOKENS_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
       if (!row) return undefined;
       const current = toToken(row);
       const next: CreateTokenInput = {
@@ -160,7 +162,7 @@ export function createTokenService(deps: { db: Db; salt: string; now: () => Date
       checkInput(next);
       await checkNameFree(next.name, id);
       await db
-        .updateTable('hearth_api_tokens')
+        .updateTable(API_TOKENS_TABLE)
         .set({
           name: next.name,
           description: next.description ?? '',
@@ -170,18 +172,18 @@ export function createTokenService(deps: { db: Db; salt: string; now: () => Date
         })
         .where('id', '=', id)
         .execute();
-      const updated = await db.selectFrom('hearth_api_tokens').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const updated = await db.selectFrom(API_TOKENS_TABLE).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       return toToken(updated);
     },
 
     async get(id: number): Promise<ApiToken | undefined> {
-      const row = await db.selectFrom('hearth_api_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom(API_TOKENS_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
       return row ? toToken(row) : undefined;
     },
 
     /** Deletes a token; it stops working at once. */
     async revoke(id: number): Promise<boolean> {
-      const result = await db.deleteFrom('hearth_api_tokens').where('id', '=', id).executeTakeFirst();
+      const result = await db.deleteFrom(API_TOKENS_TABLE).where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
 
@@ -189,7 +191,7 @@ export function createTokenService(deps: { db: Db; salt: string; now: () => Date
     async regenerate(id: number): Promise<string | undefined> {
       const accessKey = newAccessKey();
       const result = await db
-        .updateTable('hearth_api_tokens')
+        .updateTable(API_TOKENS_TABLE)
         .set({ access_key_hash: hashAccessKey(accessKey, salt), updated_at: now().toISOString() })
         .where('id', '=', id)
         .executeTakeFirst();

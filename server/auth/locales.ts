@@ -1,4 +1,6 @@
-import type { Db, Row } from '../db/database.js';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import { LOCALES_TABLE, type LocaleTable } from '../db/system-tables.js';
 import { isLocaleCode } from '../query/locale-code.js';
 
 /** An i18n locale. */
@@ -39,34 +41,34 @@ export class LocaleInputError extends Error {
   override readonly name = 'LocaleInputError';
 }
 
-const toLocale = (r: Row): Locale => ({
-  id: Number(r.id),
-  code: String(r.code),
-  name: String(r.name),
-  isDefault: Number(r.is_default) === 1,
-  createdAt: String(r.created_at),
-  updatedAt: String(r.updated_at),
+const toLocale = (r: Selectable<LocaleTable>): Locale => ({
+  id: r.id,
+  code: r.code,
+  name: r.name,
+  isDefault: r.is_default === 1,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 /** The i18n locales; a new data dir has `en` as its default, as Strapi does. */
 export function createLocaleService(deps: { db: Db; now: () => Date }) {
   const { db, now } = deps;
   const byCode = async (code: string, on: Db = db) => {
-    const row = await on.selectFrom('hearth_locales').selectAll().where('code', '=', code).executeTakeFirst();
+    const row = await on.selectFrom(LOCALES_TABLE).selectAll().where('code', '=', code).executeTakeFirst();
     return row ? toLocale(row) : undefined;
   };
   const service = {
     async list(): Promise<Locale[]> {
-      const rows = await db.selectFrom('hearth_locales').selectAll().orderBy('created_at').orderBy('id').execute();
+      const rows = await db.selectFrom(LOCALES_TABLE).selectAll().orderBy('created_at').orderBy('id').execute();
       return rows.map(toLocale);
     },
     async get(id: number): Promise<Locale | undefined> {
-      const row = await db.selectFrom('hearth_locales').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom(LOCALES_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
       return row ? toLocale(row) : undefined;
     },
     async defaultCode(): Promise<string> {
-      const row = await db.selectFrom('hearth_locales').select('code').where('is_default', '=', 1).executeTakeFirst();
-      return row ? String(row.code) : 'en';
+      const row = await db.selectFrom(LOCALES_TABLE).select('code').where('is_default', '=', 1).executeTakeFirst();
+      return row ? row.code : 'en';
     },
     async exists(code: string): Promise<boolean> {
       return (await byCode(code)) !== undefined;
@@ -77,9 +79,9 @@ export function createLocaleService(deps: { db: Db; now: () => Date }) {
       const name = input.name?.trim() || defaultLocaleName(input.code);
       const at = now().toISOString();
       return db.transaction().execute(async (trx) => {
-        if (input.isDefault) await trx.updateTable('hearth_locales').set({ is_default: 0 }).execute();
+        if (input.isDefault) await trx.updateTable(LOCALES_TABLE).set({ is_default: 0 }).execute();
         await trx
-          .insertInto('hearth_locales')
+          .insertInto(LOCALES_TABLE)
           .values({ code: input.code, name, is_default: input.isDefault ? 1 : 0, created_at: at, updated_at: at })
           .onConflict((oc) =>
             oc.column('code').doUpdateSet(input.isDefault ? { name, is_default: 1, updated_at: at } : { name, updated_at: at }),
@@ -94,23 +96,23 @@ export function createLocaleService(deps: { db: Db; now: () => Date }) {
     async update(id: number, input: { name?: string; isDefault?: boolean }): Promise<Locale | undefined> {
       const at = now().toISOString();
       return db.transaction().execute(async (trx) => {
-        const row = await trx.selectFrom('hearth_locales').selectAll().where('id', '=', id).executeTakeFirst();
+        const row = await trx.selectFrom(LOCALES_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
         if (!row) return undefined;
-        if (input.isDefault === true) await trx.updateTable('hearth_locales').set({ is_default: 0 }).execute();
+        if (input.isDefault === true) await trx.updateTable(LOCALES_TABLE).set({ is_default: 0 }).execute();
         const changes: Record<string, unknown> = { updated_at: at };
-        if (input.name !== undefined) changes.name = input.name.trim() || defaultLocaleName(String(row.code));
+        if (input.name !== undefined) changes.name = input.name.trim() || defaultLocaleName(row.code);
         if (input.isDefault === true) changes.is_default = 1;
-        await trx.updateTable('hearth_locales').set(changes).where('id', '=', id).execute();
-        return byCode(String(row.code), trx);
+        await trx.updateTable(LOCALES_TABLE).set(changes).where('id', '=', id).execute();
+        return byCode(row.code, trx);
       });
     },
     /** Deletes a locale row inside the caller's transaction (which also removes that locale's content). */
     async remove(trx: Db, id: number): Promise<void> {
-      await trx.deleteFrom('hearth_locales').where('id', '=', id).execute();
+      await trx.deleteFrom(LOCALES_TABLE).where('id', '=', id).execute();
     },
     /** Makes sure a default locale exists (`en` on a new data dir). */
     async ensureDefault(): Promise<void> {
-      const row = await db.selectFrom('hearth_locales').select('code').limit(1).executeTakeFirst();
+      const row = await db.selectFrom(LOCALES_TABLE).select('code').limit(1).executeTakeFirst();
       if (!row) await service.add({ code: 'en', isDefault: true });
     },
   };

@@ -36,7 +36,7 @@ export function createPermissionService(deps: { db: Db; now: () => Date }) {
     },
     async list(role: string): Promise<string[]> {
       const rows = await db.selectFrom('hearth_permissions').select('action').where('role', '=', role).orderBy('action').execute();
-      return rows.map((r) => String(r.action));
+      return rows.map((r) => r.action);
     },
     /** Replaces a role's whole set of actions (one transaction). */
     async replace(role: string, actions: readonly string[]): Promise<void> {

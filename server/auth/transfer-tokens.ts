@@ -1,6 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Database, Row } from '../db/database.js';
+import type { Selectable } from 'kysely';
+import type { Database } from '../db/database.js';
 import { createIdTable, internalType } from '../db/ddl.js';
+import { TRANSFER_TOKENS_TABLE, type TransferTokenTable } from '../db/system-tables.js';
 import { hashAccessKey } from './api-tokens.js';
 
 /**
@@ -16,7 +18,7 @@ export type TransferAccess = (typeof TRANSFER_ACCESS)[number];
 /** A transfer direction, as Strapi's transfer-token permissions name it. */
 export type TransferPermission = 'push' | 'pull';
 
-const TABLE = 'hearth_transfer_tokens';
+const TABLE = TRANSFER_TOKENS_TABLE;
 
 /** A transfer token as stored, never with its plaintext. */
 export interface TransferToken {
@@ -28,10 +30,10 @@ export interface TransferToken {
 
 const permissionsOf = (access: TransferAccess): TransferPermission[] => (access === 'full' ? ['push', 'pull'] : [access]);
 
-function toToken(row: Row): TransferToken {
-  const parsed: unknown = JSON.parse(String(row.permissions ?? '[]'));
+function toToken(row: Selectable<TransferTokenTable>): TransferToken {
+  const parsed: unknown = JSON.parse(row.permissions);
   const permissions = Array.isArray(parsed) ? parsed.filter((p): p is TransferPermission => p === 'push' || p === 'pull') : [];
-  return { id: Number(row.id), name: String(row.name), permissions, createdAt: String(row.created_at) };
+  return { id: row.id, name: row.name, permissions, createdAt: row.created_at };
 }
 
 /** Creates the table when a data dir has none yet (both databases), as the migrations make API tokens'. */
@@ -80,7 +82,7 @@ export function createTransferTokenService(deps: { database: Database; salt: str
       const hash = keyed(accessKey);
       const row = await db.selectFrom(TABLE).selectAll().where('access_key_hash', '=', hash).executeTakeFirst();
       if (!row) return null;
-      const stored = Buffer.from(String(row.access_key_hash), 'hex');
+      const stored = Buffer.from(row.access_key_hash, 'hex');
       const presented = Buffer.from(hash, 'hex');
       if (stored.length !== presented.length || !timingSafeEqual(stored, presented)) return null;
       const token = toToken(row);

@@ -51,7 +51,7 @@ export async function moveMediaToProvider(move: MediaMove, stored: string[]): Pr
   const rows = await move.db.selectFrom('hearth_files').select(['id', 'url', 'previewUrl', 'formats', 'mime']).where('provider', '=', local.name).orderBy('id').execute();
   let files = 0;
   for (const row of rows) {
-    const mime = String(row.mime);
+    const mime = row.mime;
     const url = await put(row.url, mime);
     if (url === null) continue;
     const previewUrl = (await put(row.previewUrl, mime)) ?? row.previewUrl;
@@ -64,7 +64,7 @@ export async function moveMediaToProvider(move: MediaMove, stored: string[]): Pr
     await move.db
       .updateTable('hearth_files')
       .set({ url, previewUrl, provider: move.provider.name, ...(formats === null ? {} : { formats: JSON.stringify(formats) }) })
-      .where('id', '=', Number(row.id))
+      .where('id', '=', row.id)
       .execute();
     files++;
   }

@@ -50,7 +50,7 @@ async function recordedKinds(db: Db, tables: ReadonlySet<string>): Promise<Map<s
   const kinds = new Map<string, string>();
   if (!tables.has('hearth_columns')) return kinds;
   for (const row of await db.selectFrom('hearth_columns').select(['table_name', 'column_name', 'storage']).execute()) {
-    kinds.set(`${String(row.table_name)}\u0000${String(row.column_name)}`, String(row.storage));
+    kinds.set(`${row.table_name}\u0000${row.column_name}`, row.storage);
   }
   return kinds;
 }

@@ -1,10 +1,13 @@
 import type { Kysely } from 'kysely';
+import type { SystemTables } from './system-tables.js';
 
 /** A row as the database returns it. */
 export type Row = Record<string, unknown>;
 /** Content tables are known only at run time: every table is a record of columns. */
 export type DynamicDB = Record<string, Row>;
-export type Db = Kysely<DynamicDB>;
+/** Hearth's own tables typed column by column (db/system-tables.ts), every other name a content table. */
+export type HearthDB = SystemTables & DynamicDB;
+export type Db = Kysely<HearthDB>;
 
 /** One open database: SQLite today, PostgreSQL behind the same interface. */
 export interface Database {

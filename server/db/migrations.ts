@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database, Db } from './database.js';
+import { FILES_RELATED_TABLE } from './system-tables.js';
 import { createIdTable, internalType } from './ddl.js';
 import { createPostgresFunctions } from './postgres-functions.js';
 
@@ -103,7 +104,7 @@ const MIGRATIONS: readonly Migration[] = [
           .addColumn('publishedAt', internalType(kind, 'text')),
       );
       await db.schema.createIndex('hearth_files_document_id_idx').on('hearth_files').column('documentId').execute();
-      await createIdTable(kind, db, 'hearth_files_related', (t) =>
+      await createIdTable(kind, db, FILES_RELATED_TABLE, (t) =>
         t
           .addColumn('file_id', internalType(kind, 'integer'), (c) => c.notNull().references('hearth_files.id').onDelete('cascade'))
           .addColumn('related_id', internalType(kind, 'integer'), (c) => c.notNull())
@@ -113,10 +114,10 @@ const MIGRATIONS: readonly Migration[] = [
       );
       await db.schema
         .createIndex('hearth_files_related_owner_idx')
-        .on('hearth_files_related')
+        .on(FILES_RELATED_TABLE)
         .columns(['related_type', 'related_id', 'field'])
         .execute();
-      await db.schema.createIndex('hearth_files_related_file_idx').on('hearth_files_related').column('file_id').execute();
+      await db.schema.createIndex('hearth_files_related_file_idx').on(FILES_RELATED_TABLE).column('file_id').execute();
     },
   },
   {
@@ -276,7 +277,7 @@ export async function migrateWithin(trx: Db, kind: Database['kind']): Promise<vo
 /** Reads a value of the internal key/value table. */
 export async function getMeta(db: Db, key: string): Promise<string | undefined> {
   const row = await db.selectFrom('hearth_meta').select('value').where('key', '=', key).executeTakeFirst();
-  return row === undefined ? undefined : String(row.value);
+  return row?.value;
 }
 
 /** Writes a value of the internal key/value table. */

@@ -1,7 +1,7 @@
 import { CompiledQuery, Kysely, PostgresDialect, PostgresDriver, type DatabaseConnection, type Driver, type PostgresDialectConfig, type QueryCompiler, type TransactionSettings } from 'kysely';
 import pg from 'pg';
 import { PG_POOL_SIZE } from '../limits.js';
-import type { Database, DynamicDB } from './database.js';
+import type { Database, HearthDB } from './database.js';
 import { TypedParametersCompiler } from './pg-compiler.js';
 import { countingPool, SqlCursor, type StatementCounter } from './pg-pool.js';
 import { hearthTypes } from './pg-values.js';
@@ -50,7 +50,7 @@ export function openPostgres(url: string): Database {
   // An idle connection the server dropped: the pool discards it, and the next query reports any lasting failure.
   pool.on('error', () => {});
   const counter: StatementCounter = { n: 0 };
-  const db = new Kysely<DynamicDB>({ dialect: new HearthPostgresDialect({ pool: countingPool(pool, counter), cursor: SqlCursor }) });
+  const db = new Kysely<HearthDB>({ dialect: new HearthPostgresDialect({ pool: countingPool(pool, counter), cursor: SqlCursor }) });
   let closed = false;
   return {
     kind: 'postgres',

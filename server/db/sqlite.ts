@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDatabase, type SqliteDialectConfig, type SqliteStatement, type TransactionSettings } from 'kysely';
 import { SQLITE_ANALYSIS_LIMIT, SQLITE_BUSY_TIMEOUT_MS, STATEMENT_CACHE_SIZE } from '../limits.js';
-import type { Database, DynamicDB } from './database.js';
+import type { Database, HearthDB } from './database.js';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
@@ -109,7 +109,7 @@ export function openSqlite(file: string, options: { nativeBinding?: string } = {
   raw.pragma(`analysis_limit = ${SQLITE_ANALYSIS_LIMIT}`);
   raw.function('hearth_lower', { deterministic: true }, unicodeLower);
   const counter = { n: 0, writes: 0 };
-  const db = new Kysely<DynamicDB>({ dialect: new HearthSqliteDialect({ database: wrapDatabase(raw, counter) }) });
+  const db = new Kysely<HearthDB>({ dialect: new HearthSqliteDialect({ database: wrapDatabase(raw, counter) }) });
   const versionStmt = raw.prepare('PRAGMA data_version').pluck();
   const stamp = () => `${counter.writes}:${String(versionStmt.get())}`;
   let closed = false;

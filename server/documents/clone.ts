@@ -1,4 +1,5 @@
 import type { Row } from '../db/database.js';
+import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 import { FILE_UID, type ContentTypeModel, type Model } from '../schema/types.js';
 import { insertRow, type WriteEnv } from './store.js';
 import { cloneMorphLinks } from './morph-input.js';
@@ -72,7 +73,7 @@ export async function cloneChildren(env: WriteEnv, model: Model, fromId: number,
     }
   }
   const media = await env.db
-    .selectFrom('hearth_files_related')
+    .selectFrom(FILES_RELATED_TABLE)
     .selectAll()
     .where('related_type', '=', model.uid)
     .where('related_id', '=', fromId)
@@ -81,7 +82,7 @@ export async function cloneChildren(env: WriteEnv, model: Model, fromId: number,
     .execute();
   for (const link of media) {
     if (only && !only(String(link.field))) continue;
-    await env.db.insertInto('hearth_files_related').values({ file_id: link.file_id, related_id: toId, related_type: model.uid, field: link.field, ord: link.ord }).execute();
+    await env.db.insertInto(FILES_RELATED_TABLE).values({ file_id: link.file_id, related_id: toId, related_type: model.uid, field: link.field, ord: link.ord }).execute();
   }
   if (!only) await cloneOwnerLinks(env, model, fromId, toId, status, keepInverseOrder);
   if (!only) await cloneMorphLinks(env, model, fromId, toId, status);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Row } from '../db/database.js';
+import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 import { validationError } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, type Model, type RelationAttribute } from '../schema/types.js';
@@ -134,14 +135,14 @@ export async function applyRelation(env: WriteEnv, model: Model, rowId: number, 
 /** Sets the files of a media attribute (in order); ids are row ids of the media library. */
 export async function applyMedia(env: WriteEnv, model: Model, rowId: number, name: string, fileIds: readonly number[]): Promise<void> {
   await env.db
-    .deleteFrom('hearth_files_related')
+    .deleteFrom(FILES_RELATED_TABLE)
     .where('related_type', '=', model.uid)
     .where('related_id', '=', rowId)
     .where('field', '=', name)
     .execute();
   for (const [i, fileId] of [...new Set(fileIds)].entries()) {
     await env.db
-      .insertInto('hearth_files_related')
+      .insertInto(FILES_RELATED_TABLE)
       .values({ file_id: fileId, related_id: rowId, related_type: model.uid, field: name, ord: i + 1 })
       .execute();
   }
@@ -200,7 +201,7 @@ export async function deleteChildren(env: WriteEnv, model: Model, rowIds: readon
       if (component) await deleteComponents(env, component, ids);
     }
   }
-  await env.db.deleteFrom('hearth_files_related').where('related_type', '=', model.uid).where('related_id', 'in', [...rowIds]).execute();
+  await env.db.deleteFrom(FILES_RELATED_TABLE).where('related_type', '=', model.uid).where('related_id', 'in', [...rowIds]).execute();
   await deleteIncomingMorphs(env, model, rowIds);
 }
 

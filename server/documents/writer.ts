@@ -1,4 +1,5 @@
 import type { Row } from '../db/database.js';
+import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 import { AppError, notFound, validationError } from '../errors/app-error.js';
 import type { DocumentQuery } from '../query/ast.js';
 import type { ContentTypeModel, Model } from '../schema/types.js';
@@ -166,7 +167,7 @@ async function deleteFields(env: WriteEnv, model: ContentTypeModel, rowId: numbe
       }
     }
   }
-  await env.db.deleteFrom('hearth_files_related').where('related_type', '=', model.uid).where('related_id', '=', rowId).where('field', 'in', fields).execute();
+  await env.db.deleteFrom(FILES_RELATED_TABLE).where('related_type', '=', model.uid).where('related_id', '=', rowId).where('field', 'in', fields).execute();
 }
 
 /** Publishes the draft of (documentId, locale): validates it in full, then copies it as the published version. */

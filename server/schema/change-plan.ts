@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 import { componentsTableName, joinTableName, type Registry } from './registry.js';
 import { tablesFor } from './storage.js';
 import {
@@ -91,8 +92,8 @@ async function lose(ctx: Context, model: Model, attr: Attribute, keepTypes?: rea
     rows = await countColumn(db, state, model.table, attr.name);
     if (state.get(model.table)?.has(attr.name)) ctx.drops.push(dropColumn(model.table, attr.name));
   } else if (attr.kind === 'media') {
-    rows = await countLinks(db, state, { table: 'hearth_files_related', field: attr.name, relatedType: model.uid });
-    ids = linkedRows({ table: 'hearth_files_related', column: 'related_id', field: attr.name, relatedType: model.uid });
+    rows = await countLinks(db, state, { table: FILES_RELATED_TABLE, field: attr.name, relatedType: model.uid });
+    ids = linkedRows({ table: FILES_RELATED_TABLE, column: 'related_id', field: attr.name, relatedType: model.uid });
     ctx.drops.push(deleteMediaLinks(model.uid, attr.name));
   } else if (attr.kind === 'relation' && attr.owner) {
     const table = joinTableName(model, attr.name);
@@ -121,7 +122,7 @@ async function rename(ctx: Context, model: Model, attr: Attribute, to: string): 
     }
     ctx.renames.push(renameColumn(model.table, attr.name, to));
   } else if (attr.kind === 'media') {
-    ctx.renames.push(renameLinks('hearth_files_related', attr.name, to, model.uid));
+    ctx.renames.push(renameLinks(FILES_RELATED_TABLE, attr.name, to, model.uid));
   } else if ((attr.kind === 'component' || attr.kind === 'dynamiczone') && state.has(componentsTableName(model))) {
     ctx.renames.push(renameLinks(componentsTableName(model), attr.name, to));
   } else if (attr.kind === 'relation' && attr.owner) {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 
 /**
  * The storage steps a content-type builder change is made of: renames and drops of tables,
@@ -110,7 +111,7 @@ export const deleteComponentLinks =
 export const deleteMediaLinks =
   (relatedType: string, field?: string): Step =>
   async (db) => {
-    let q = db.deleteFrom('hearth_files_related').where('related_type', '=', relatedType);
+    let q = db.deleteFrom(FILES_RELATED_TABLE).where('related_type', '=', relatedType);
     if (field !== undefined) q = q.where('field', '=', field);
     await q.execute();
   };

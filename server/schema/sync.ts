@@ -27,11 +27,11 @@ async function readState(db: Db): Promise<Known> {
   for (const t of await db.introspection.getTables()) tables.set(t.name, new Set(t.columns.map((c) => c.name)));
   const kinds = new Map<string, string>();
   for (const row of await db.selectFrom('hearth_columns').selectAll().execute()) {
-    kinds.set(kindKey(String(row.table_name), String(row.column_name)), String(row.storage));
+    kinds.set(kindKey(row.table_name, row.column_name), row.storage);
   }
   const models = new Map<string, { table: string; schema: Record<string, unknown> }>();
   for (const row of await db.selectFrom('hearth_models').selectAll().execute()) {
-    models.set(String(row.uid), { table: String(row.table_name), schema: JSON.parse(String(row.schema)) });
+    models.set(row.uid, { table: row.table_name, schema: JSON.parse(row.schema) });
   }
   return { tables, kinds, models };
 }
@@ -277,7 +277,7 @@ export async function syncSchemaIn(db: Db, kind: Database['kind'], registry: Reg
 export async function syncedSchemas(db: Db): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
   for (const row of await db.selectFrom('hearth_models').select(['uid', 'schema']).execute()) {
-    out.set(String(row.uid), JSON.parse(String(row.schema)) as Record<string, unknown>);
+    out.set(row.uid, JSON.parse(row.schema) as Record<string, unknown>);
   }
   return out;
 }

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { openDataDir } from '../data-dir.js';
 import type { Db } from '../db/database.js';
+import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 import { getMeta } from '../db/migrations.js';
 import { newDocumentId } from '../documents/index.js';
 import { fileModel } from '../schema/file-model.js';
@@ -107,7 +108,7 @@ async function exportPluginRows(ctx: Ctx): Promise<void> {
     await emitEntity(ctx, LOCALE_UID, i + 1, data);
     await emitLink(ctx, localizationsLink(LOCALE_UID, i + 1, data.documentId));
   }
-  const roles = new Map((await ctx.db.selectFrom('up_roles').select(['id', 'type']).execute()).map((r) => [String(r.type), Number(r.id)]));
+  const roles = new Map((await ctx.db.selectFrom('up_roles').select(['id', 'type']).execute()).map((r) => [r.type, r.id]));
   const permissions = await ctx.db.selectFrom('hearth_permissions').selectAll().orderBy('role').orderBy('action').execute();
   const rolePos = positions();
   let id = 0;
@@ -167,10 +168,10 @@ async function exportFiles(ctx: Ctx, source: MediaSource, stageDir: string, asse
       if (isRecord(format)) await addAsset(row.provider, format.url, { ...format, type, id: Number(row.id), mainHash: row.hash });
     }
   }
-  const related = await ctx.db.selectFrom('hearth_files_related').selectAll().orderBy('id').execute();
+  const related = await ctx.db.selectFrom(FILES_RELATED_TABLE).selectAll().orderBy('id').execute();
   for (const r of related) {
-    const right = { ref: Number(r.related_id), pos: Number(r.ord), type: String(r.related_type), field: String(r.field) };
-    await emitLink(ctx, { kind: 'relation.morph', relation: 'morphToMany', left: { type: FILE_UID, field: 'related', ref: Number(r.file_id) }, right });
+    const right = { ref: r.related_id, pos: r.ord, type: r.related_type, field: r.field };
+    await emitLink(ctx, { kind: 'relation.morph', relation: 'morphToMany', left: { type: FILE_UID, field: 'related', ref: r.file_id }, right });
   }
   const folderPos = positions();
   for (const row of rows) {

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 import { morphTableName } from '../schema/morphs.js';
 import type { Registry } from '../schema/registry.js';
 import { FILE_UID } from '../schema/types.js';
@@ -83,7 +84,7 @@ async function writeLink(db: Db, registry: Registry, left: Side, right: Side, at
   if (left.type === FILE_UID && field === 'related') {
     if (right.field === null) throw strapiArchiveError(`${at}: a media link without the field it fills`);
     const values = { file_id: numeric(left, at), related_id: numeric(right, at), related_type: right.type, field: right.field, ord: right.pos ?? 1 };
-    await run(at, () => db.insertInto('hearth_files_related').values(values).execute());
+    await run(at, () => db.insertInto(FILES_RELATED_TABLE).values(values).execute());
     return true;
   }
   if (left.type === FILE_UID && field === 'folder') {

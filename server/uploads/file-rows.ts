@@ -1,4 +1,6 @@
-import type { Db, Row } from '../db/database.js';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import { FILES_TABLE, type FileTable } from '../db/system-tables.js';
 import { newDocumentId } from '../documents/index.js';
 import type { Folder } from './folder.js';
 import { isRecord } from '../errors/is-record.js';
@@ -74,14 +76,14 @@ function formatUrls(value: unknown): Map<string, string> {
 }
 
 /** The typed view of a file row. */
-export function storedFile(row: Row): StoredFile {
+export function storedFile(row: Selectable<FileTable>): StoredFile {
   return {
-    id: Number(row.id),
-    name: String(row.name),
-    hash: String(row.hash),
+    id: row.id,
+    name: row.name,
+    hash: row.hash,
     ext: text(row.ext) ?? '',
-    url: String(row.url),
-    provider: String(row.provider),
+    url: row.url,
+    provider: row.provider,
     formatUrls: formatUrls(row.formats),
     alternativeText: text(row.alternativeText),
     caption: text(row.caption),
@@ -90,8 +92,8 @@ export function storedFile(row: Row): StoredFile {
 }
 
 /** A file row by id (every column), or undefined. */
-export async function fileRow(db: Db, id: number): Promise<Row | undefined> {
-  return db.selectFrom('hearth_files').selectAll().where('id', '=', id).executeTakeFirst();
+export async function fileRow(db: Db, id: number): Promise<Selectable<FileTable> | undefined> {
+  return db.selectFrom(FILES_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /**
@@ -100,7 +102,7 @@ export async function fileRow(db: Db, id: number): Promise<Row | undefined> {
  */
 export async function insertFile(db: Db, values: FileValues, folder: Folder, now: string, extras: Readonly<Record<string, unknown>> = {}): Promise<number> {
   const row = await db
-    .insertInto('hearth_files')
+    .insertInto(FILES_TABLE)
     .values({
       ...extras,
       documentId: newDocumentId(),
@@ -128,7 +130,7 @@ export async function insertFile(db: Db, values: FileValues, folder: Folder, now
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return Number(row.id);
+  return row.id;
 }
 
 /** Updates some columns of a file and its `updatedAt`. */
@@ -138,10 +140,10 @@ export async function updateFile(db: Db, id: number, values: Partial<FileValues>
     if (value === undefined) continue;
     set[key] = key === 'formats' || key === 'focalPoint' ? json(value) : value;
   }
-  await db.updateTable('hearth_files').set(set).where('id', '=', id).execute();
+  await db.updateTable(FILES_TABLE).set(set).where('id', '=', id).execute();
 }
 
 /** Deletes a file row; its links to entries go with it (ON DELETE CASCADE). */
 export async function deleteFileRow(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('hearth_files').where('id', '=', id).execute();
+  await db.deleteFrom(FILES_TABLE).where('id', '=', id).execute();
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { FOLDERS_TABLE } from '../db/system-tables.js';
 import { newDocumentId } from '../documents/index.js';
 import { validationError } from '../errors/app-error.js';
 
@@ -19,21 +20,21 @@ export interface Folder {
  */
 export async function apiUploadsFolder(db: Db, now: string): Promise<Folder> {
   const existing = await db
-    .selectFrom('hearth_upload_folders')
+    .selectFrom(FOLDERS_TABLE)
     .select(['id', 'path'])
     .where('name', '=', API_UPLOADS_FOLDER)
     .where('parent_id', 'is', null)
     .orderBy('id')
     .executeTakeFirst();
-  if (existing) return { id: Number(existing.id), path: String(existing.path) };
+  if (existing) return { id: existing.id, path: existing.path };
   const max = await db
-    .selectFrom('hearth_upload_folders')
+    .selectFrom(FOLDERS_TABLE)
     .select((eb) => eb.fn.max<number>('pathId').as('max'))
     .executeTakeFirst();
   const pathId = Number(max?.max ?? 0) + 1;
   const path = `/${pathId}`;
   const row = await db
-    .insertInto('hearth_upload_folders')
+    .insertInto(FOLDERS_TABLE)
     .values({
       documentId: newDocumentId(),
       name: API_UPLOADS_FOLDER,
@@ -47,7 +48,7 @@ export async function apiUploadsFolder(db: Db, now: string): Promise<Folder> {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { id: Number(row.id), path };
+  return { id: row.id, path };
 }
 
 /** The media library's root, where a file in no folder sits. */
@@ -63,7 +64,7 @@ export type UploadFolder = 'api-uploads' | { readonly id: number | null };
 export async function uploadFolder(db: Db, target: UploadFolder, now: string): Promise<Folder> {
   if (target === 'api-uploads') return apiUploadsFolder(db, now);
   if (target.id === null) return ROOT_FOLDER;
-  const row = await db.selectFrom('hearth_upload_folders').select(['id', 'path']).where('id', '=', target.id).executeTakeFirst();
+  const row = await db.selectFrom(FOLDERS_TABLE).select(['id', 'path']).where('id', '=', target.id).executeTakeFirst();
   if (!row) throw validationError('the folder does not exist', { errors: [{ path: ['folder'], message: 'the folder does not exist', name: 'ValidationError' }] });
-  return { id: Number(row.id), path: String(row.path) };
+  return { id: row.id, path: row.path };
 }

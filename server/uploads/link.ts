@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 import { applyMedia, type WriteEnv } from '../documents/index.js';
 import { validationError } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
@@ -38,7 +39,7 @@ export async function resolveLink(db: Db, registry: Registry, link: LinkRequest)
  */
 export async function applyLink(env: WriteEnv, link: ResolvedLink, fileIds: readonly number[]): Promise<void> {
   const existing = await env.db
-    .selectFrom('hearth_files_related')
+    .selectFrom(FILES_RELATED_TABLE)
     .select('file_id')
     .where('related_type', '=', link.model.uid)
     .where('related_id', '=', link.rowId)
@@ -46,6 +47,6 @@ export async function applyLink(env: WriteEnv, link: ResolvedLink, fileIds: read
     .orderBy('ord')
     .orderBy('id')
     .execute();
-  const ids = link.multiple ? [...existing.map((r) => Number(r.file_id)), ...fileIds] : fileIds.slice(0, 1);
+  const ids = link.multiple ? [...existing.map((r) => r.file_id), ...fileIds] : fileIds.slice(0, 1);
   await applyMedia(env, link.model, link.rowId, link.field, ids);
 }

@@ -42,7 +42,8 @@ export function createAccountService(deps: { db: Db; documents: DocumentService;
         entity,
         checkRelations: async () => null,
         isUnique: async ({ attribute, value, excludeId }) => {
-          let q = db.selectFrom(USERS_TABLE).select('id').where(attribute.name, '=', String(value));
+          // A column named by the model at run time: the table is addressed as any content table.
+          let q = db.selectFrom<string>(USERS_TABLE).select('id').where(attribute.name, '=', String(value));
           if (excludeId !== null) q = q.where('id', '<>', excludeId);
           return (await q.executeTakeFirst()) === undefined;
         },
@@ -98,8 +99,8 @@ export function createAccountService(deps: { db: Db; documents: DocumentService;
           .values({ ...defaults, ...input.extras?.columns, documentId: newDocumentId(), username: input.username, email, provider: 'local', password, resetPasswordToken: null, confirmationToken: null, confirmed: confirmed ? 1 : 0, blocked: blocked ? 1 : 0, createdAt: at, updatedAt: at, publishedAt: at, locale: null })
           .returningAll()
           .executeTakeFirstOrThrow();
-        await trx.insertInto(USER_ROLE_LINK_TABLE).values({ entity_id: Number(row.id), target_id: input.roleId, ord: 1, inv_ord: null }).execute();
-        await input.extras?.write(trx, Number(row.id));
+        await trx.insertInto(USER_ROLE_LINK_TABLE).values({ entity_id: row.id, target_id: input.roleId, ord: 1, inv_ord: null }).execute();
+        await input.extras?.write(trx, row.id);
         return row;
       });
     },

@@ -1,3 +1,4 @@
+import { ROLES_TABLE, SESSIONS_TABLE, USER_ROLE_LINK_TABLE, USERS_TABLE } from '../db/system-tables.js';
 import type { BuiltInModels } from '../schema/built-ins.js';
 import { parseContentType } from '../schema/parse.js';
 import type { Registry } from '../schema/registry.js';
@@ -8,13 +9,8 @@ export const USER_UID = 'plugin::users-permissions.user';
 /** The role model of users & permissions. */
 export const ROLE_UID = 'plugin::users-permissions.role';
 
-/** Tables of the built-in users & permissions models (Strapi's names). */
-export const USERS_TABLE = 'up_users';
-export const ROLES_TABLE = 'up_roles';
-/** The join table of `user.role` (owned by the user side, as Strapi names it). */
-export const USER_ROLE_LINK_TABLE = 'up_users_role_lnk';
-/** Refresh-token sessions (Strapi keeps them in `strapi_sessions`). */
-export const SESSIONS_TABLE = 'up_sessions';
+/** Tables of the built-in users & permissions models (Strapi's names), named with the other system tables. */
+export { ROLES_TABLE, SESSIONS_TABLE, USER_ROLE_LINK_TABLE, USERS_TABLE } from '../db/system-tables.js';
 
 /** Strapi's `plugin::users-permissions.user` schema, attribute for attribute. */
 const USER_SCHEMA = {

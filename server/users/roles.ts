@@ -1,5 +1,7 @@
 import type { PermissionService } from '../auth/permissions.js';
-import type { Db, Row } from '../db/database.js';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import { PERMISSIONS_TABLE, type RoleTable } from '../db/system-tables.js';
 import { newDocumentId } from '../documents/index.js';
 import { AppError, applicationError, notFound } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
@@ -27,20 +29,23 @@ const BUILT_IN: readonly { type: 'authenticated' | 'public'; name: string; descr
 ];
 const isBuiltIn = (type: string) => type === 'public' || type === 'authenticated';
 
-function toRole(row: Row): Role {
+/** A stored role (its built-in columns). */
+type RoleRow = Selectable<RoleTable>;
+
+function toRole(row: RoleRow): Role {
   return {
-    id: Number(row.id),
-    documentId: String(row.documentId),
-    name: String(row.name),
-    description: String(row.description ?? ''),
-    type: String(row.type),
-    createdAt: String(row.createdAt),
-    updatedAt: String(row.updatedAt),
-    publishedAt: row.publishedAt === null || row.publishedAt === undefined ? null : String(row.publishedAt),
+    id: row.id,
+    documentId: row.documentId,
+    name: row.name,
+    description: row.description ?? '',
+    type: row.type,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    publishedAt: row.publishedAt ?? null,
   };
 }
 
-async function insertRole(db: Db, at: string, values: { name: string; description: string; type: string }, defaults: Record<string, unknown>): Promise<Row | undefined> {
+async function insertRole(db: Db, at: string, values: { name: string; description: string; type: string }, defaults: Record<string, unknown>): Promise<RoleRow | undefined> {
   return db
     .insertInto(ROLES_TABLE)
     .values({ ...defaults, documentId: newDocumentId(), ...values, createdAt: at, updatedAt: at, publishedAt: at, locale: null })
@@ -76,7 +81,7 @@ export function createRoleService(deps: { db: Db; permissions: PermissionService
       .select(['target_id', (eb) => eb.fn.countAll<number>().as('n')])
       .groupBy('target_id')
       .execute();
-    return new Map(rows.map((r) => [Number(r.target_id), Number(r.n)]));
+    return new Map(rows.map((r) => [r.target_id, r.n]));
   }
 
   async function require(id: number): Promise<Role> {
@@ -141,7 +146,7 @@ export function createRoleService(deps: { db: Db; permissions: PermissionService
       if (!fallback) throw new AppError('InternalServerError', 'the public role is missing');
       await db.transaction().execute(async (trx) => {
         await trx.updateTable(USER_ROLE_LINK_TABLE).set({ target_id: fallback.id }).where('target_id', '=', role.id).execute();
-        await trx.deleteFrom('hearth_permissions').where('role', '=', role.type).execute();
+        await trx.deleteFrom(PERMISSIONS_TABLE).where('role', '=', role.type).execute();
         await trx.deleteFrom(ROLES_TABLE).where('id', '=', role.id).execute();
       });
       return role;
@@ -150,11 +155,11 @@ export function createRoleService(deps: { db: Db; permissions: PermissionService
     /** The role of a user, or undefined for a user without one. */
     async ofUser(userId: number): Promise<Role | undefined> {
       const row = await db
-        .selectFrom(`${USER_ROLE_LINK_TABLE} as l`)
-        .innerJoin(`${ROLES_TABLE} as r`, 'r.id', 'l.target_id')
-        .selectAll('r')
-        .where('l.entity_id', '=', userId)
-        .orderBy('l.id')
+        .selectFrom(USER_ROLE_LINK_TABLE)
+        .innerJoin(ROLES_TABLE, `${ROLES_TABLE}.id`, `${USER_ROLE_LINK_TABLE}.target_id`)
+        .selectAll(ROLES_TABLE)
+        .where(`${USER_ROLE_LINK_TABLE}.entity_id`, '=', userId)
+        .orderBy(`${USER_ROLE_LINK_TABLE}.id`)
         .executeTakeFirst();
       return row ? toRole(row) : undefined;
     },

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Db, Row } from '../db/database.js';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { SessionTable } from '../db/system-tables.js';
 import { UP_SESSION_SWEEP_EVERY } from '../limits.js';
 import { SESSIONS_TABLE } from './models.js';
 import type { UserTokens } from './tokens.js';
@@ -27,12 +29,15 @@ export interface IssuedRefresh {
   readonly sessionId: string;
 }
 
+/** A stored session. */
+type SessionRow = Selectable<SessionTable>;
+
 const iso = (d: Date) => d.toISOString();
 const later = (d: Date, seconds: number) => new Date(d.getTime() + seconds * 1000);
 
-function metadataOf(row: Row): Record<string, unknown> {
+function metadataOf(row: SessionRow): Record<string, unknown> {
   try {
-    const parsed: unknown = JSON.parse(String(row.metadata ?? '{}'));
+    const parsed: unknown = JSON.parse(row.metadata);
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   } catch {
     return {};
@@ -51,16 +56,16 @@ export function createSessionManager(deps: { db: Db; tokens: UserTokens; now: ()
   let created = 0;
 
   const find = (sessionId: string) => db.selectFrom(SESSIONS_TABLE).selectAll().where('session_id', '=', sessionId).executeTakeFirst();
-  const tokenFor = (row: Row) =>
+  const tokenFor = (row: SessionRow) =>
     tokens.session({
       type: 'refresh',
-      userId: Number(row.user_id),
-      sessionId: String(row.session_id),
-      issuedAt: new Date(String(row.created_at)),
-      expiresAt: new Date(String(row.expires_at)),
+      userId: row.user_id,
+      sessionId: row.session_id,
+      issuedAt: new Date(row.created_at),
+      expiresAt: new Date(row.expires_at),
     });
 
-  async function insert(values: { userId: number; deviceId: string; familyId: string | null; metadata: Record<string, unknown>; absolute: Date }): Promise<Row> {
+  async function insert(values: { userId: number; deviceId: string; familyId: string | null; metadata: Record<string, unknown>; absolute: Date }): Promise<SessionRow> {
     const at = now();
     const sessionId = randomBytes(16).toString('hex');
     return db
@@ -88,8 +93,8 @@ export function createSessionManager(deps: { db: Db; tokens: UserTokens; now: ()
   }
 
   /** Reuse of a rotated refresh token: every token of its family (refresh and access) ends. */
-  async function endFamily(row: Row): Promise<null> {
-    await db.deleteFrom(SESSIONS_TABLE).where('family_id', '=', String(row.family_id)).execute();
+  async function endFamily(row: SessionRow): Promise<null> {
+    await db.deleteFrom(SESSIONS_TABLE).where('family_id', '=', row.family_id).execute();
     return null;
   }
 
@@ -99,8 +104,8 @@ export function createSessionManager(deps: { db: Db; tokens: UserTokens; now: ()
     if (typeof claims === 'string' || claims.type !== 'refresh') return null;
     const row = await find(claims.sessionId);
     const at = iso(now());
-    if (!row || String(row.expires_at) <= at || String(row.absolute_expires_at) <= at) return null;
-    if (row.status !== 'active' || Number(row.user_id) !== claims.userId) return null;
+    if (!row || row.expires_at <= at || row.absolute_expires_at <= at) return null;
+    if (row.status !== 'active' || row.user_id !== claims.userId) return null;
     return { userId: claims.userId, sessionId: claims.sessionId };
   }
 
@@ -117,7 +122,7 @@ export function createSessionManager(deps: { db: Db; tokens: UserTokens; now: ()
         metadata: args.metadata ?? {},
         absolute: later(now(), lifespans.max),
       });
-      return { token: await tokenFor(row), sessionId: String(row.session_id) };
+      return { token: await tokenFor(row), sessionId: row.session_id };
     },
 
     /**
@@ -128,28 +133,28 @@ export function createSessionManager(deps: { db: Db; tokens: UserTokens; now: ()
       const claims = await tokens.verify(token);
       if (typeof claims === 'string' || claims.type !== 'refresh') return null;
       const current = await find(claims.sessionId);
-      if (!current || Number(current.user_id) !== claims.userId) return null;
+      if (!current || current.user_id !== claims.userId) return null;
       if (current.status !== 'active') return endFamily(current);
       const at = now();
-      if (at.getTime() - Date.parse(String(current.created_at)) > lifespans.idle * 1000) return null;
-      if (Date.parse(String(current.absolute_expires_at)) <= at.getTime()) return null;
+      if (at.getTime() - Date.parse(current.created_at) > lifespans.idle * 1000) return null;
+      if (Date.parse(current.absolute_expires_at) <= at.getTime()) return null;
       // The child exists before its parent is claimed, so a reuse seen once the claim is made ends it too.
       const child = await insert({
-        userId: Number(current.user_id),
-        deviceId: String(current.device_id),
-        familyId: String(current.family_id),
+        userId: current.user_id,
+        deviceId: current.device_id,
+        familyId: current.family_id,
         metadata: metadataOf(current),
-        absolute: new Date(String(current.absolute_expires_at)),
+        absolute: new Date(current.absolute_expires_at),
       });
       // Of two rotations of one token, only one claims it; the other is a reuse.
       const claimed = await db
         .updateTable(SESSIONS_TABLE)
         .set({ status: 'rotated', child_id: child.session_id })
-        .where('id', '=', Number(current.id))
+        .where('id', '=', current.id)
         .where('status', '=', 'active')
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return endFamily(current);
-      return { token: await tokenFor(child), sessionId: String(child.session_id) };
+      return { token: await tokenFor(child), sessionId: child.session_id };
     },
 
     /** A short-lived access token for the session a valid refresh token names. */
@@ -163,14 +168,14 @@ export function createSessionManager(deps: { db: Db; tokens: UserTokens; now: ()
     /** Whether a session still exists and has not expired (access tokens die with their session). */
     async isActive(sessionId: string): Promise<boolean> {
       const row = await find(sessionId);
-      return row !== undefined && String(row.expires_at) > iso(now());
+      return row !== undefined && row.expires_at > iso(now());
     },
 
     /** Ends the session family of one of the user's sessions; false when the user has no such session. */
     async revoke(userId: number, sessionId: string): Promise<boolean> {
       const row = await db.selectFrom(SESSIONS_TABLE).select('family_id').where('session_id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
       if (!row) return false;
-      await db.deleteFrom(SESSIONS_TABLE).where('family_id', '=', String(row.family_id)).execute();
+      await db.deleteFrom(SESSIONS_TABLE).where('family_id', '=', row.family_id).execute();
       return true;
     },
 
@@ -195,12 +200,12 @@ export function createSessionManager(deps: { db: Db; tokens: UserTokens; now: ()
       const entries = rows.map((row): SessionEntry => {
         const meta = metadataOf(row);
         return {
-          id: String(row.session_id),
-          deviceId: String(row.device_id),
+          id: row.session_id,
+          deviceId: row.device_id,
           ...(typeof meta.deviceName === 'string' ? { deviceName: meta.deviceName } : {}),
           current: currentSessionId !== null && row.session_id === currentSessionId,
           ...(typeof meta.loginAt === 'string' ? { loginAt: meta.loginAt } : {}),
-          lastActiveAt: String(row.created_at),
+          lastActiveAt: row.created_at,
         };
       });
       return entries.sort((a, b) => (a.current !== b.current ? (a.current ? -1 : 1) : b.lastActiveAt.localeCompare(a.lastActiveAt)));

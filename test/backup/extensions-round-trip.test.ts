@@ -57,7 +57,7 @@ async function seed(server: TestServer): Promise<void> {
   form.append('files', new Blob(['a photo'], { type: 'text/plain' }), 'photo.txt');
   const [file] = await expectJson<{ id: number }[]>(await server.request('/api/upload', { method: 'POST', token, body: form }), 201);
   const fileId = file?.id ?? 0;
-  await server.server.services.database.db.updateTable('hearth_files').set({ credit: 'Ann Example', license: 'cc0' }).where('id', '=', fileId).execute();
+  await server.server.services.database.db.updateTable<string>('hearth_files').set({ credit: 'Ann Example', license: 'cc0' }).where('id', '=', fileId).execute();
   const review = await dataOf(await server.request('/api/reviews', { method: 'POST', token, json: { data: { content: 'Great soup', photo: fileId } } }), 201);
   const { roles } = await expectJson<{ roles: { id: number; type: string }[] }>(await server.request('/api/users-permissions/roles', { token }), 200);
   const role = roles.find((r) => r.type === 'authenticated')?.id;
