@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.js';
-import type { LiveImportResult } from './live-import.js';
+import type { LiveImportResult } from './archive-import.js';
 
 /**
  * The one live Strapi import a server runs at a time, and what the admin screen polls while it

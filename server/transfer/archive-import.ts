@@ -1,17 +1,17 @@
 import { join } from 'node:path';
 import { AppError } from '../errors/app-error.js';
 import type { Services } from '../services.js';
-import { applyDataset } from '../transfer/apply.js';
-import type { StrapiImportSummary } from './import.js';
-import { readStage, stageLines } from './jsonl.js';
-import { conflictingSchemas, parseArchiveSchemas } from './schemas.js';
-import { openStrapiArchive } from './source.js';
+import type { StrapiImportSummary } from '../strapi-archive/import.js';
+import { readStage, stageLines } from '../strapi-archive/jsonl.js';
+import { conflictingSchemas, parseArchiveSchemas } from '../strapi-archive/schemas.js';
+import { openStrapiArchive } from '../strapi-archive/source.js';
+import { applyDataset } from './apply.js';
 
 /**
  * A Strapi export imported into the running server (the admin API's Strapi card): the archive is
- * opened and checked as the CLI import checks it, then applied as a transfer push is (transfer/
- * apply.ts): built into a scratch data dir, then its schemas and content put in place in one
- * transaction. A bad archive fails before anything of the server changes.
+ * opened and checked as the CLI import checks it, then applied as a transfer push is (apply.ts):
+ * built into a scratch data dir, then its schemas and content put in place in one transaction.
+ * A bad archive fails before anything of the server changes.
  */
 
 /** What a live import brought in. */
