@@ -76,3 +76,46 @@ export type CanRead = (uid: string) => boolean;
 /** The visit names a relation to a content type the caller may not find. */
 export const restricted = (v: Visit, canRead: CanRead | undefined): boolean =>
   canRead !== undefined && v.field?.kind === 'relation' && v.field.attribute.kind === 'relation' && !canRead(v.field.attribute.target);
+
+/** A key's place in a walk: the index of each key or list item from the root, compared in walk order. */
+export type Position = readonly number[];
+
+const precedes = (a: Position, b: Position): boolean => {
+  for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return (a[i] as number) < (b[i] as number);
+  return a.length < b.length;
+};
+
+/** A validator pass: whether a visited key fails it. */
+export type Pass = (v: Visit) => boolean;
+
+/**
+ * Strapi's validator passes, checked in one walk. Strapi runs its passes one after another over
+ * the whole tree, so the key it names is the first (in walk order) failing the earliest pass: each
+ * visit is checked against every pass and the earliest failure of each pass is kept.
+ */
+export function createFindings(passes: readonly Pass[], param: Param) {
+  const first: ({ readonly at: Position; readonly visit: Visit } | undefined)[] = passes.map(() => undefined);
+  return {
+    /** Checks one visited key at its place in the walk. */
+    visit(v: Visit, at: Position): void {
+      passes.forEach((failsPass, pass) => {
+        const kept = first[pass];
+        if ((kept === undefined || precedes(at, kept.at)) && failsPass(v)) first[pass] = { at, visit: v };
+      });
+    },
+    /** Throws the `Invalid key` error Strapi's passes would throw, if any key failed one. */
+    raise(): void {
+      const failure = first.find((f) => f !== undefined);
+      if (failure) fail(failure.visit, param);
+    },
+  };
+}
+
+/** A parameter walked once: its AST, or the conversion error to throw once every parameter is validated (Strapi validates all of them first). */
+export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
+
+/** The AST of a parsed parameter, or its conversion error thrown. */
+export function unwrap<T>(parsed: Parsed<T>): T {
+  if (!parsed.ok) throw parsed.error;
+  return parsed.value;
+}

@@ -1,15 +1,14 @@
 import { invalidKey, validationError } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel } from '../schema/types.js';
-import type { DocumentQuery, Pagination } from './ast.js';
+import type { DocumentQuery, FilterNode, Pagination } from './ast.js';
 import { convertFields } from './fields.js';
-import { convertFilters } from './filters.js';
+import { parseFilters } from './filters.js';
 import { checkWindow, pageWindow, toPagination, withCount, type PaginationLimits } from './pagination.js';
 import { ALLOWED_QUERY_KEYS, parseLocale, parsePublicationFilter, parseStatus } from './params.js';
 import { convertPopulate } from './populate.js';
 import { convertSort } from './sort.js';
-import type { CanRead } from './check.js';
-import { validateFilters } from './check-filters.js';
+import { unwrap, type CanRead, type Parsed } from './check.js';
 import { validatePopulate } from './check-populate.js';
 import { validateFields, validateSort } from './check-sort.js';
 import { numberOf, textOf } from './coerce.js';
@@ -24,19 +23,27 @@ export interface QueryEnv {
 type Raw = Record<string, unknown>;
 const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 
+/** What validating a query parsed already (hand it to buildQuery): the filter tree, or the error its conversion met. */
+export interface ParsedParts {
+  readonly filters: Parsed<FilterNode | null>;
+}
+
 /**
  * Strapi's controller-level query validation (`validateQuery`): unknown root keys first
- * (`strictParams`), then filters, sort, fields, populate, then publicationFilter.
+ * (`strictParams`), then filters, sort, fields, populate, then publicationFilter. Filters are
+ * converted in the same walk; a conversion error waits in the result for buildQuery, which
+ * throws it where Strapi converts (after the strict parameter checks).
  */
-export function validateQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv): void {
+export function validateQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv): ParsedParts {
   for (const key of Object.keys(raw)) {
     if (!ALLOWED_QUERY_KEYS.has(key)) throw invalidKey({ key, path: null, source: 'query', param: key });
   }
-  if (!isEmpty(raw.filters)) validateFilters(raw.filters, model, env.registry, env.canRead);
+  const filters = parseFilters(raw.filters, { model, registry: env.registry, canRead: env.canRead });
   if (!isEmpty(raw.sort)) validateSort(raw.sort, model, env.registry, env.canRead);
   if (!isEmpty(raw.fields)) validateFields(raw.fields, model);
   if (!isEmpty(raw.populate) && raw.populate !== '*') validatePopulate(raw.populate, model, env.registry, env.canRead);
   parsePublicationFilter(raw.publicationFilter, raw.hasPublishedVersion);
+  return { filters };
 }
 
 /** Root `page`/`pageSize`/`start`/`limit` as the document service's strict check sees them. */
@@ -75,10 +82,16 @@ export function checkParams(raw: Raw, listWindow: boolean): { status: 'draft' | 
 const namesLocale = (filters: unknown): boolean =>
   typeof filters === 'object' && filters !== null && !Array.isArray(filters) && (filters as Raw).locale !== undefined;
 
-/** The rest of a read query: the conversions of sort, filters, fields, populate. */
-export function buildQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv, params: ReturnType<typeof checkParams>): DocumentQuery {
+/** The rest of a validated query: the conversions of sort, filters, fields, populate (`parts` from validateQuery). */
+export function buildQuery(
+  raw: Raw,
+  model: ContentTypeModel,
+  env: QueryEnv,
+  params: ReturnType<typeof checkParams>,
+  parts: ParsedParts = { filters: parseFilters(raw.filters, { model, registry: env.registry }) },
+): DocumentQuery {
   const sort = convertSort(raw.sort);
-  const filters = convertFilters(raw.filters, model, env.registry);
+  const filters = unwrap(parts.filters);
   const fields = convertFields(raw.fields, model);
   const populate = convertPopulate(raw.populate, model, env.registry);
   return {
@@ -96,17 +109,17 @@ export function buildQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv, par
 
 /** A list read: validation, window, strict checks, conversions, in Strapi's order. */
 export function readListQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv): { query: DocumentQuery; pagination: Pagination } {
-  validateQuery(raw, model, env);
+  const parts = validateQuery(raw, model, env);
   const window = pageWindow(raw.pagination, env.limits);
   const params = checkParams(raw, true);
   checkWindow(window);
-  const query = buildQuery(raw, model, env, params);
+  const query = buildQuery(raw, model, env, params, parts);
   return { query, pagination: toPagination(window, withCount(raw.pagination)) };
 }
 
 /** A single-document read (findOne, single types). */
-export function readOneQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv, validate = true): DocumentQuery {
-  if (validate) validateQuery(raw, model, env);
+export function readOneQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv): DocumentQuery {
+  const parts = validateQuery(raw, model, env);
   const params = checkParams(raw, false);
-  return buildQuery(raw, model, env, params);
+  return buildQuery(raw, model, env, params, parts);
 }

@@ -1,11 +1,10 @@
 import { invalidKey, paginationError, validationError } from '../errors/app-error.js';
 import type { FilterNode, Pagination, SortTerm } from '../query/ast.js';
 import { convertFields } from '../query/fields.js';
-import { convertFilters } from '../query/filters.js';
+import { parseFilters } from '../query/filters.js';
 import { boundedPagination, pageWindow, toPagination, withCount, type PaginationLimits } from '../query/pagination.js';
 import { convertSort } from '../query/sort.js';
-import type { CanRead } from '../query/check.js';
-import { validateFilters } from '../query/check-filters.js';
+import { unwrap, type CanRead } from '../query/check.js';
 import { validateFields, validateSort } from '../query/check-sort.js';
 import { defaultFields } from '../documents/index.js';
 import type { Registry } from '../schema/registry.js';
@@ -79,12 +78,12 @@ function readPopulate(raw: unknown): FileQuery['related'] {
 /** Validates and converts filters, sort, fields and populate, in Strapi's order, against the project's file model. */
 export function readFileQuery(raw: Raw, registry: Registry, canRead: CanRead): FileQuery {
   const model = fileModel(registry);
-  if (!isEmpty(raw.filters)) validateFilters(raw.filters, model, registry, canRead);
+  const filters = parseFilters(raw.filters, { model, registry, canRead });
   if (!isEmpty(raw.sort)) validateSort(raw.sort, model, registry, canRead);
   if (!isEmpty(raw.fields)) validateFields(raw.fields, model);
   const related = readPopulate(raw.populate);
   return {
-    filters: isNil(raw.filters) ? null : convertFilters(raw.filters, model, registry),
+    filters: unwrap(filters),
     sort: convertSort(raw.sort),
     fields: (isNil(raw.fields) ? null : convertFields(raw.fields, model)) ?? defaultFields(model),
     related,

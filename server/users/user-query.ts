@@ -1,12 +1,11 @@
 import { validationError } from '../errors/app-error.js';
 import type { DocumentQuery, FilterNode, Pagination } from '../query/ast.js';
 import { convertFields } from '../query/fields.js';
-import { convertFilters } from '../query/filters.js';
+import { parseFilters } from '../query/filters.js';
 import { boundedPagination, pageWindow, toPagination, type PaginationLimits } from '../query/pagination.js';
 import { convertPopulate } from '../query/populate.js';
 import { convertSort } from '../query/sort.js';
-import type { CanRead } from '../query/check.js';
-import { validateFilters } from '../query/check-filters.js';
+import { unwrap, type CanRead } from '../query/check.js';
 import { validatePopulate } from '../query/check-populate.js';
 import { validateFields, validateSort } from '../query/check-sort.js';
 import type { Registry } from '../schema/registry.js';
@@ -24,13 +23,13 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 /** Validates and converts the response-shaping part of a users query. */
 export function readUserQuery(raw: Raw, registry: Registry, canRead: CanRead): DocumentQuery {
   const model = userModel(registry);
-  if (!isEmpty(raw.filters)) validateFilters(raw.filters, model, registry, canRead);
+  const filters = parseFilters(raw.filters, { model, registry, canRead });
   if (!isEmpty(raw.sort)) validateSort(raw.sort, model, registry, canRead);
   if (!isEmpty(raw.fields)) validateFields(raw.fields, model);
   if (!isEmpty(raw.populate) && raw.populate !== '*') validatePopulate(raw.populate, model, registry, canRead);
   return {
     fields: convertFields(raw.fields, model),
-    filters: convertFilters(raw.filters, model, registry),
+    filters: unwrap(filters),
     sort: convertSort(raw.sort),
     populate: convertPopulate(raw.populate, model, registry),
     status: 'published',
