@@ -30,7 +30,54 @@ export interface ResponseCache {
   tagOf(value: object): number;
   /** Entries and bytes held (for tests and diagnostics). */
   size(): { entries: number; bytes: number };
+  /** False when nothing can ever be cached (no change stamp: PostgreSQL, or the cache turned off). */
+  readonly enabled: boolean;
+  /**
+   * The cache slot of one content-API GET, looked up once per request: a miss met by the front
+   * door (http/cache-front.ts) is remembered on the request, so the route that then computes the
+   * answer stores it without building the key or looking it up again.
+   */
+  read(args: ReadArgs): ReadSlot;
 }
+
+/** What a cached answer is keyed by, and the request it is read for. */
+export interface ReadArgs {
+  /** The HTTP request (one object from the front door to the route): a miss is remembered on it. */
+  readonly request: object;
+  /** The caller's permission set (Caller.cacheKey); undefined: this caller's answers are never cached. */
+  readonly callerKey: string | undefined;
+  /** The schema registry: a schema swap, even one without DDL, never meets old answers. */
+  readonly registry: object;
+  /** Strapi's v4 response format was asked for. */
+  readonly v4: boolean;
+  /** The raw URL, query string included. */
+  readonly url: string;
+}
+
+/** One GET answer's slot: the cached bytes, or where to store the computed text. */
+export interface ReadSlot {
+  /** The cached JSON bytes, or undefined (a miss, or the request is not cacheable). */
+  readonly hit: Buffer | undefined;
+  /** Stores the computed text when it may be (no write happened since the lookup) and returns its bytes. */
+  store(text: string): Buffer;
+}
+
+/** The key of a cached answer: who may see it, under which schemas, in which format, for which URL. */
+export function cacheKeyOf(callerKey: string, registryTag: number, v4: boolean, url: string): string {
+  return `${callerKey}\n${registryTag}\n${v4 ? 'v4' : 'v5'}\n${url}`;
+}
+
+/** The slot of a request that is not cached: nothing found, nothing stored. */
+const UNCACHED: ReadSlot = { hit: undefined, store: (text) => Buffer.from(text) };
+
+/** A miss remembered on its request, with what it was keyed by (a route that keys differently looks up afresh). */
+interface RememberedMiss {
+  readonly args: ReadArgs;
+  readonly slot: ReadSlot;
+}
+
+const sameKey = (a: ReadArgs, b: ReadArgs): boolean =>
+  a.callerKey === b.callerKey && a.registry === b.registry && a.v4 === b.v4 && a.url === b.url;
 
 /** Builds a least-recently-used response cache over a change-stamp source. */
 export function createResponseCache(deps: { changeStamp: () => string | null; limits: ResponseCacheLimits }): ResponseCache {
@@ -49,7 +96,7 @@ export function createResponseCache(deps: { changeStamp: () => string | null; li
     currentStamp = stamp;
   };
 
-  return {
+  const cache: Omit<ResponseCache, 'enabled' | 'read'> = {
     stamp: () => deps.changeStamp(),
     get(key, stamp) {
       sync(stamp);
@@ -87,4 +134,22 @@ export function createResponseCache(deps: { changeStamp: () => string | null; li
     },
     size: () => ({ entries: entries.size, bytes }),
   };
+  const misses = new WeakMap<object, RememberedMiss>();
+
+  /** The one lookup of a request: the change stamp is read here, before any content is. */
+  function read(args: ReadArgs): ReadSlot {
+    const remembered = misses.get(args.request);
+    if (remembered !== undefined && sameKey(remembered.args, args)) return remembered.slot;
+    if (args.callerKey === undefined) return UNCACHED;
+    const stamp = deps.changeStamp();
+    if (stamp === null) return UNCACHED;
+    const key = cacheKeyOf(args.callerKey, cache.tagOf(args.registry), args.v4, args.url);
+    const hit = cache.get(key, stamp)?.body;
+    if (hit !== undefined) return { hit, store: () => hit };
+    const slot: ReadSlot = { hit: undefined, store: (text) => cache.set(key, stamp, text) };
+    misses.set(args.request, { args, slot });
+    return slot;
+  }
+
+  return { ...cache, enabled: deps.changeStamp() !== null, read };
 }

@@ -1,6 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Services } from '../services.js';
-import { cacheKeyOf } from './cached-read.js';
 import { authenticate } from './caller.js';
 import { allowedHosts } from '../auth/hosts.js';
 import { originPolicy } from './guards.js';
@@ -21,13 +20,11 @@ export function cacheFront(services: Services, app: RequestListener): RequestLis
   const hostAllowed = allowedHosts(services.config.host, services.config.allowedHosts);
   const origins = originPolicy(services.config);
 
-  async function hit(req: IncomingMessage): Promise<Buffer | undefined> {
-    const stamp = services.responses.stamp();
-    if (stamp === null) return undefined;
+  /** The request's one cache lookup; a miss is remembered on `req` for the route (cache/response-cache.ts). */
+  async function hit(req: IncomingMessage, url: string): Promise<Buffer | undefined> {
     const caller = await authenticate(req, services);
-    if (caller.cacheKey === undefined) return undefined;
-    const key = cacheKeyOf(caller.cacheKey, services.responses.tagOf(services.registry()), req.headers['strapi-response-format'] === 'v4', req.url as string);
-    return services.responses.get(key, stamp)?.body;
+    const v4 = req.headers['strapi-response-format'] === 'v4';
+    return services.responses.read({ request: req, callerKey: caller.cacheKey, registry: services.registry(), v4, url }).hit;
   }
 
   function send(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
@@ -38,11 +35,12 @@ export function cacheFront(services: Services, app: RequestListener): RequestLis
   }
 
   return (req, res) => {
-    if (req.method !== 'GET' || req.url === undefined || !req.url.startsWith('/api/') || !hostAllowed(req.headers.host)) {
+    const url = req.url;
+    if (!services.responses.enabled || req.method !== 'GET' || url === undefined || !url.startsWith('/api/') || !hostAllowed(req.headers.host)) {
       app(req, res);
       return;
     }
-    hit(req).then(
+    hit(req, url).then(
       (body) => (body === undefined ? app(req, res) : send(req, res, body)),
       // The app answers the failure itself (a 401 for a bad credential, with its envelope).
       () => app(req, res),

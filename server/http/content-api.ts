@@ -8,7 +8,6 @@ import { authenticate, authorize, type Caller } from './caller.js';
 import { parseContentCall, type ContentCall, type ContentTarget } from './content-request.js';
 import { parseQueryString, rawQuery } from './query-string.js';
 import { methodNotAllowed, sendJson, sendJsonText } from './respond.js';
-import { cachedRead } from './cached-read.js';
 import { routeQuery } from '../project-code/route-query.js';
 
 const COLLECTION_METHODS = ['HEAD', 'GET', 'POST'];
@@ -62,8 +61,8 @@ export function contentApi(services: Services) {
     const { documents } = services;
     const v4 = req.headers['strapi-response-format'] === 'v4';
     // Looked up before the query string is even parsed: a hit costs authentication and a map lookup.
-    const cached = method === 'GET' ? cachedRead({ responses: services.responses, caller, registry: documents.registry(), v4, url: req.originalUrl }) : null;
-    const hit = cached?.lookup();
+    const cached = method === 'GET' ? services.responses.read({ request: req, callerKey: caller.cacheKey, registry: documents.registry(), v4, url: req.originalUrl }) : null;
+    const hit = cached?.hit;
     if (hit !== undefined) {
       sendJsonText(res, 200, hit);
       return;

@@ -68,4 +68,39 @@ describe('response cache', () => {
     expect(cache.get('big', s)).toBeUndefined();
     expect(cache.size()).toEqual({ entries: 2, bytes: 20 });
   });
+
+  it('looks a request up once: the route reuses the miss the front door met, keyed the same way', () => {
+    const source = stampSource();
+    let stampReads = 0;
+    const changeStamp = () => (stampReads++, source.changeStamp());
+    const cache = createResponseCache({ changeStamp, limits: { maxBytes: 1000, maxEntryBytes: 100 } });
+    const registry = {};
+    const request = {};
+    const args = { request, callerKey: 'public', registry, v4: false, url: '/api/articles?sort=title' };
+    stampReads = 0;
+    const front = cache.read(args);
+    expect(front.hit).toBeUndefined();
+    expect(stampReads).toBe(1);
+    // The route's read of the same request: the same slot, no second stamp read or lookup.
+    expect(cache.read({ ...args })).toBe(front);
+    expect(stampReads).toBe(1);
+    expect(front.store('[1]').toString()).toBe('[1]');
+    // The next request with the same key is a hit; one keyed differently is looked up afresh.
+    expect(cache.read({ ...args, request: {} }).hit?.toString()).toBe('[1]');
+    expect(cache.read({ ...args, callerKey: 'token:1' }).hit).toBeUndefined();
+    expect(cache.read({ ...args, request: {}, v4: true }).hit).toBeUndefined();
+    expect(cache.read({ ...args, request: {}, registry: {} }).hit).toBeUndefined();
+  });
+
+  it('reads nothing for a caller without a cacheable permission set, or without a change stamp', () => {
+    const cache = createResponseCache({ changeStamp: () => 's', limits: { maxBytes: 1000, maxEntryBytes: 100 } });
+    const args = { request: {}, callerKey: undefined, registry: {}, v4: false, url: '/api/a' };
+    cache.read(args).store('{}');
+    expect(cache.size().entries).toBe(0);
+    expect(cache.enabled).toBe(true);
+    const off = createResponseCache({ changeStamp: () => null, limits: { maxBytes: 1000, maxEntryBytes: 100 } });
+    expect(off.enabled).toBe(false);
+    off.read({ ...args, callerKey: 'public' }).store('{}');
+    expect(off.size().entries).toBe(0);
+  });
 });
