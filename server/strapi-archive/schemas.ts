@@ -2,6 +2,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { loadProjectFiles, SAFE_SEGMENT } from '../backup/schema-files.js';
+import { PROJECT_CONFIG_FILE } from '../schema/custom-fields.js';
 import { isRecord, strapiArchiveError, type Located } from './jsonl.js';
 
 /**
@@ -88,9 +89,17 @@ export async function conflictingSchemas(root: string, schemas: readonly Archive
 
 const serialise = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
-/** Copies the project at `from` (its schema files only; a missing folder holds none) into `to`, then writes the archive's schema files over it. */
+/**
+ * Copies the project at `from` (its schema files and its hearth.json, which says how its custom
+ * fields are stored; a missing folder holds none) into `to`, then writes the archive's schema files over it.
+ */
 export async function writeProject(options: { from: string | null; to: string; schemas: readonly ArchiveSchema[] }): Promise<number> {
   if (options.from !== null) {
+    const config = await readFile(join(options.from, PROJECT_CONFIG_FILE)).catch(() => null);
+    if (config !== null) {
+      await mkdir(options.to, { recursive: true });
+      await writeFile(join(options.to, PROJECT_CONFIG_FILE), config);
+    }
     for (const file of await loadProjectFiles(options.from).catch(() => [] as string[])) {
       await mkdir(dirname(join(options.to, file)), { recursive: true });
       await copyFile(join(options.from, file), join(options.to, file));

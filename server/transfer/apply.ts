@@ -1,4 +1,4 @@
-import { access, copyFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
@@ -6,7 +6,6 @@ import { openSqlite } from '../db/sqlite.js';
 import { AppError } from '../errors/app-error.js';
 import { BACKUP_MAX_INSERT_PARAMETERS } from '../limits.js';
 import { docsOf, registryOf, sameDocs, type BuilderChange, type ProjectDocs } from '../schema/builder.js';
-import { PROJECT_CONFIG_FILE } from '../schema/custom-fields.js';
 import type { Registry } from '../schema/registry.js';
 import type { Services } from '../services.js';
 import { importStrapiArchive, type StrapiImportSummary } from '../strapi-archive/import.js';
@@ -62,16 +61,6 @@ async function placeMedia(from: string, to: string): Promise<string[]> {
   return added;
 }
 
-/** The running project's schema files (and its hearth.json), copied as the base the archive's schemas are written over. */
-async function copyRunningProject(schemasDir: string, to: string): Promise<void> {
-  await writeProject({ from: schemasDir, to, schemas: [] });
-  const config = join(schemasDir, PROJECT_CONFIG_FILE);
-  if (await access(config).then(() => true, () => false)) {
-    await mkdir(to, { recursive: true });
-    await copyFile(config, join(to, PROJECT_CONFIG_FILE));
-  }
-}
-
 /** What to apply: an unpacked Strapi tree, and whether its schemas change the server's (an archive) or are the server's own (a push). */
 export interface DatasetOptions {
   readonly services: Services;
@@ -112,7 +101,8 @@ export async function applyDataset(options: DatasetOptions): Promise<StrapiImpor
   const project = join(work, 'schemas');
   const remote = provider.name === 'local' ? null : provider;
   const base = services.schemas.current();
-  if (options.schemas !== null) await copyRunningProject(services.config.schemasDir, project);
+  // The running project (schema files and hearth.json) is the base the archive's schemas are written over.
+  if (options.schemas !== null) await writeProject({ from: services.config.schemasDir, to: project, schemas: [] });
   const summary = await importStrapiArchive({ dataDir: built, file: tree, key: null, schemasDir: project, force: true, mediaProvider: remote, progress });
   const database = openSqlite(join(built, 'hearth.db'));
   let added: string[] = [];

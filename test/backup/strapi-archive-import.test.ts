@@ -173,6 +173,15 @@ describe('import --from-strapi: formats, keys, refusals', () => {
     expect(await treeOf(target)).toEqual(before);
   });
 
+  it("keeps the project's hearth.json (how its custom fields are stored) when the import rewrites its schemas folder", async () => {
+    const data = join(root, 'with-config');
+    expect((await importStrapi(STRAPI_TAR_GZ, data)).code).toBe(0);
+    const config = `${JSON.stringify({ customFields: { 'global::swatch': 'string' } }, null, 2)}\n`;
+    await writeFile(join(data, 'schema', 'hearth.json'), config);
+    expect((await importStrapi(STRAPI_TAR_GZ, data, '--force')).code).toBe(0);
+    expect(await readFile(join(data, 'schema', 'hearth.json'), 'utf8')).toBe(config);
+  });
+
   it('refuses schemas that differ from the existing ones, by name, unless --force', async () => {
     const project = join(root, 'project');
     await cp(FIXTURE_PROJECT, project, { recursive: true });
