@@ -167,3 +167,6 @@ export const TRANSFER_MAX_MESSAGE_BYTES = 100 * 1024 * 1024;
 export const TRANSFER_BATCH_MAX_BYTES = 1024 * 1024;
 /** Bytes of a file per `stream` chunk of a pulled asset (a file read stream's default chunk). */
 export const TRANSFER_ASSET_CHUNK_BYTES = 64 * 1024;
+
+/** Document writes: most bound parameters in one batched statement (an `IN` list or a multi-row INSERT). */
+export const WRITE_MAX_STATEMENT_PARAMETERS = 10_000;

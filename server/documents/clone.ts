@@ -1,91 +1,211 @@
 import type { Row } from '../db/database.js';
 import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 import { FILE_UID, type ContentTypeModel, type Model } from '../schema/types.js';
-import { insertRow, type WriteEnv } from './store.js';
+import { chunked, insertMany, insertManyReturningIds, selectIn } from './batch-write.js';
+import { type WriteEnv } from './store.js';
 import { cloneMorphLinks } from './morph-input.js';
 
 /** Maps a related row to its counterpart in the target publication state (or drops it). */
 export async function counterpart(env: WriteEnv, target: Model, rowId: number, status: 'draft' | 'published'): Promise<number | null> {
-  if (target.modelType !== 'contentType' || !target.draftAndPublish) return rowId;
-  const row = await env.db.selectFrom(target.table).select(['documentId', 'locale', 'publishedAt']).where('id', '=', rowId).executeTakeFirst();
-  if (!row) return null;
-  if ((row.publishedAt === null) === (status === 'draft')) return rowId;
-  const other = await env.db
-    .selectFrom(target.table)
-    .select('id')
-    .where('documentId', '=', String(row.documentId))
-    .where('locale', row.locale === null ? 'is' : '=', row.locale as string | null)
-    .where('publishedAt', status === 'draft' ? 'is' : 'is not', null)
-    .executeTakeFirst();
-  return other ? Number(other.id) : null;
+  return (await counterparts(env, target, [rowId], status)).get(rowId) ?? null;
 }
 
-/** Copies the owner-side relation links of one row to another, mapping targets to `status`. */
-async function cloneOwnerLinks(env: WriteEnv, model: Model, fromId: number, toId: number, status: 'draft' | 'published', keepInverseOrder: Map<string, Map<number, number>>): Promise<void> {
-  for (const attr of model.attributes.values()) {
-    if (attr.kind !== 'relation' || !attr.owner) continue;
-    const target = env.registry.model(attr.target);
-    if (!target) continue;
-    const table = env.registry.joinTable(model, attr.name);
-    const links = await env.db.selectFrom(table).selectAll().where('entity_id', '=', fromId).orderBy('ord').orderBy('id').execute();
-    const previousOrders = keepInverseOrder.get(table) ?? new Map<number, number>();
-    // A source without draft & publish (a component) links both versions of a target: both map to one row.
-    const linked = new Set<number>();
-    for (const link of links) {
-      const mapped = await counterpart(env, target, Number(link.target_id), status);
-      if (mapped === null || linked.has(mapped)) continue;
-      linked.add(mapped);
-      let invOrd = previousOrders.get(mapped);
-      if (invOrd === undefined) {
-        const last = await env.db.selectFrom(table).select((eb) => eb.fn.max('inv_ord').as('m')).where('target_id', '=', mapped).executeTakeFirst();
-        invOrd = Number(last?.m ?? 0) + 1;
+/** `counterpart` for many rows of one target in two statements: related row id -> its version in `status` (absent: dropped). */
+export async function counterparts(env: WriteEnv, target: Model, rowIds: readonly number[], status: 'draft' | 'published'): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (target.modelType !== 'contentType' || !target.draftAndPublish) {
+    for (const id of rowIds) out.set(id, id);
+    return out;
+  }
+  const rows: Row[] = [];
+  for (const part of chunked([...new Set(rowIds)])) {
+    rows.push(...(await env.db.selectFrom(target.table).select(['id', 'documentId', 'locale', 'publishedAt']).where('id', 'in', part).execute()));
+  }
+  const other = rows.filter((r) => (r.publishedAt === null) !== (status === 'draft'));
+  for (const r of rows) if ((r.publishedAt === null) === (status === 'draft')) out.set(Number(r.id), Number(r.id));
+  const versionKey = (r: Row) => `${String(r.documentId)}\u0000${r.locale === null || r.locale === undefined ? '' : `=${String(r.locale)}`}`;
+  const found = new Map<string, number>();
+  for (const part of chunked([...new Set(other.map((r) => String(r.documentId)))])) {
+    const versions = await env.db
+      .selectFrom(target.table)
+      .select(['id', 'documentId', 'locale'])
+      .where('documentId', 'in', part)
+      .where('publishedAt', status === 'draft' ? 'is' : 'is not', null)
+      .orderBy('id')
+      .execute();
+    for (const v of versions) if (!found.has(versionKey(v))) found.set(versionKey(v), Number(v.id));
+  }
+  for (const r of other) {
+    const id = found.get(versionKey(r));
+    if (id !== undefined) out.set(Number(r.id), id);
+  }
+  return out;
+}
+
+/** One row of the tree being copied: the root, or a component row below it. */
+interface CopyNode {
+  readonly model: Model;
+  readonly fromId: number;
+  /** The component row's values (without id); null for the root, whose copy exists already. */
+  readonly values: Row | null;
+  /** Its component links in the order the copy writes them (field, ord, id), each with its subtree. */
+  readonly children: { readonly link: Row; readonly node: CopyNode }[];
+  readonly media: Row[];
+  /** Owner-side relation links, per join table, in (ord, id) order. */
+  readonly owned: Map<string, Row[]>;
+}
+
+const hasComponents = (model: Model, only?: (name: string) => boolean) =>
+  [...model.attributes.values()].some((a) => (a.kind === 'component' || a.kind === 'dynamiczone') && (!only || only(a.name)));
+
+const byModel = (nodes: readonly CopyNode[]): Map<Model, CopyNode[]> => {
+  const out = new Map<Model, CopyNode[]>();
+  for (const n of nodes) {
+    const list = out.get(n.model);
+    if (list) list.push(n);
+    else out.set(n.model, [n]);
+  }
+  return out;
+};
+
+/** Reads one level of the tree (components, media, owner links of `nodes`) and returns the next level. */
+async function readLevel(env: WriteEnv, nodes: readonly CopyNode[], only: ((name: string) => boolean) | undefined): Promise<CopyNode[]> {
+  const next: CopyNode[] = [];
+  for (const [model, group] of byModel(nodes)) {
+    const fromIds = group.map((n) => n.fromId);
+    const media = await selectIn(env.db, { table: FILES_RELATED_TABLE, column: 'related_id', values: fromIds, where: { related_type: model.uid }, orderBy: ['field', 'ord', 'id'] });
+    for (const n of group) n.media.push(...media.filter((m) => Number(m.related_id) === n.fromId && (!only || only(String(m.field)))));
+    if (!only) {
+      for (const attr of model.attributes.values()) {
+        if (attr.kind !== 'relation' || !attr.owner || !env.registry.model(attr.target)) continue;
+        const table = env.registry.joinTable(model, attr.name);
+        const links = await selectIn(env.db, { table, column: 'entity_id', values: fromIds, orderBy: ['ord', 'id'] });
+        for (const n of group) n.owned.set(table, links.filter((l) => Number(l.entity_id) === n.fromId));
       }
-      await env.db.insertInto(table).values({ entity_id: toId, target_id: mapped, ord: link.ord, inv_ord: invOrd }).execute();
+    }
+    if (!hasComponents(model, only)) continue;
+    const links = (await selectIn(env.db, { table: env.registry.componentsTable(model), column: 'entity_id', values: fromIds, orderBy: ['field', 'ord', 'id'] })).filter(
+      (l) => !only || only(String(l.field)),
+    );
+    const rows = new Map<string, Map<number, Row>>();
+    for (const uid of new Set(links.map((l) => String(l.component_type)))) {
+      const component = env.registry.component(uid);
+      if (!component) continue;
+      const found = await selectIn(env.db, { table: component.table, column: 'id', values: links.filter((l) => String(l.component_type) === uid).map((l) => Number(l.cmp_id)) });
+      rows.set(uid, new Map(found.map((r) => [Number(r.id), r])));
+    }
+    for (const n of group) {
+      for (const link of links) {
+        if (Number(link.entity_id) !== n.fromId) continue;
+        const component = env.registry.component(String(link.component_type));
+        const row = rows.get(String(link.component_type))?.get(Number(link.cmp_id));
+        if (!component || !row) continue;
+        const { id: _id, ...values } = row;
+        void _id;
+        const node: CopyNode = { model: component, fromId: Number(link.cmp_id), values, children: [], media: [], owned: new Map() };
+        n.children.push({ link, node });
+        next.push(node);
+      }
     }
   }
+  return next;
 }
 
-/** Copies one component row (deep) and returns the new id. */
-async function cloneComponent(env: WriteEnv, uid: string, fromId: number, status: 'draft' | 'published'): Promise<number | null> {
-  const component = env.registry.component(uid);
-  if (!component) return null;
-  const row = await env.db.selectFrom(component.table).selectAll().where('id', '=', fromId).executeTakeFirst();
-  if (!row) return null;
-  const { id: _id, ...values } = row;
-  void _id;
-  const newId = await insertRow(env.db, component.table, values);
-  await cloneChildren(env, component, fromId, newId, status, new Map());
-  return newId;
+/** Owner links of the copied rows, with targets mapped to `status` and inverse orders as one-by-one inserts would give them. */
+async function ownerRows(env: WriteEnv, order: readonly CopyNode[], ids: Map<CopyNode, number>, status: 'draft' | 'published', keep: Map<string, Map<number, number>>, root: CopyNode): Promise<Map<string, Row[]>> {
+  const out = new Map<string, Row[]>();
+  const mapped = new Map<string, Map<number, number>>();
+  for (const [model, group] of byModel(order)) {
+    for (const attr of model.attributes.values()) {
+      const target = attr.kind === 'relation' && attr.owner ? env.registry.model(attr.target) : undefined;
+      if (!target || attr.kind !== 'relation') continue;
+      const table = env.registry.joinTable(model, attr.name);
+      const targets = group.flatMap((n) => (n.owned.get(table) ?? []).map((l) => Number(l.target_id)));
+      if (targets.length > 0) mapped.set(table, await counterparts(env, target, targets, status));
+    }
+  }
+  const running = new Map<string, Map<number, number>>();
+  for (const [table, map] of mapped) {
+    const max = new Map<number, number>();
+    for (const part of chunked([...new Set(map.values())])) {
+      const rows = await env.db.selectFrom(table).select(['target_id', (eb) => eb.fn.max('inv_ord').as('m')]).where('target_id', 'in', part).groupBy('target_id').execute();
+      for (const r of rows) max.set(Number(r.target_id), Number(r.m ?? 0));
+    }
+    running.set(table, max);
+  }
+  for (const node of order) {
+    for (const [table, links] of node.owned) {
+      const map = mapped.get(table);
+      const max = running.get(table);
+      if (!map || !max) continue;
+      const previous = node === root ? (keep.get(table) ?? new Map<number, number>()) : new Map<number, number>();
+      // A source without draft & publish (a component) links both versions of a target: both map to one row.
+      const linked = new Set<number>();
+      const list = out.get(table) ?? [];
+      for (const link of links) {
+        const target = map.get(Number(link.target_id));
+        if (target === undefined || linked.has(target)) continue;
+        linked.add(target);
+        const invOrd = previous.get(target) ?? (max.get(target) ?? 0) + 1;
+        max.set(target, Math.max(max.get(target) ?? 0, invOrd));
+        list.push({ entity_id: ids.get(node), target_id: target, ord: link.ord, inv_ord: invOrd });
+      }
+      out.set(table, list);
+    }
+  }
+  return out;
 }
 
-/** Copies what hangs off a row (components, media, owner relations) onto another row. */
+/**
+ * Copies what hangs off a row (components deep, media, owner relations, morph links) onto another
+ * row. The tree is read a level at a time and written a table at a time; each table receives its
+ * rows in the order the former one-row-at-a-time copy gave them, so new ids are the same.
+ */
 export async function cloneChildren(env: WriteEnv, model: Model, fromId: number, toId: number, status: 'draft' | 'published', keepInverseOrder: Map<string, Map<number, number>>, only?: (name: string) => boolean): Promise<void> {
-  const hasComponents = [...model.attributes.values()].some((a) => (a.kind === 'component' || a.kind === 'dynamiczone') && (!only || only(a.name)));
-  if (hasComponents) {
-    const table = env.registry.componentsTable(model);
-    let q = env.db.selectFrom(table).selectAll().where('entity_id', '=', fromId);
-    q = q.orderBy('field').orderBy('ord').orderBy('id');
-    for (const link of await q.execute()) {
-      if (only && !only(String(link.field))) continue;
-      const newCmp = await cloneComponent(env, String(link.component_type), Number(link.cmp_id), status);
-      if (newCmp === null) continue;
-      await env.db.insertInto(table).values({ entity_id: toId, cmp_id: newCmp, component_type: link.component_type, field: link.field, ord: link.ord }).execute();
+  const root: CopyNode = { model, fromId, values: null, children: [], media: [], owned: new Map() };
+  let level: CopyNode[] = [root];
+  let filter = only;
+  while (level.length > 0) {
+    level = await readLevel(env, level, filter);
+    filter = undefined;
+  }
+  // Component rows: pre-order, as each was inserted before its own children.
+  const preOrder: CopyNode[] = [];
+  const walk = (n: CopyNode) => {
+    for (const c of n.children) {
+      preOrder.push(c.node);
+      walk(c.node);
     }
+  };
+  walk(root);
+  const ids = new Map<CopyNode, number>([[root, toId]]);
+  for (const [component, nodes] of byModel(preOrder)) {
+    const newIds = await insertManyReturningIds(env.db, component.table, nodes.map((n) => n.values ?? {}));
+    nodes.forEach((n, i) => ids.set(n, newIds[i] ?? 0));
   }
-  const media = await env.db
-    .selectFrom(FILES_RELATED_TABLE)
-    .selectAll()
-    .where('related_type', '=', model.uid)
-    .where('related_id', '=', fromId)
-    .orderBy('field')
-    .orderBy('ord')
-    .execute();
-  for (const link of media) {
-    if (only && !only(String(link.field))) continue;
-    await env.db.insertInto(FILES_RELATED_TABLE).values({ file_id: link.file_id, related_id: toId, related_type: model.uid, field: link.field, ord: link.ord }).execute();
+  // Links, media and relations: post-order, as each row's were written after its subtree.
+  const postOrder: CopyNode[] = [];
+  const tables = new Map<string, Row[]>();
+  const add = (table: string, row: Row) => {
+    const list = tables.get(table);
+    if (list) list.push(row);
+    else tables.set(table, [row]);
+  };
+  const after = (n: CopyNode) => {
+    for (const c of n.children) {
+      after(c.node);
+      add(env.registry.componentsTable(n.model), { entity_id: ids.get(n), cmp_id: ids.get(c.node), component_type: c.link.component_type, field: c.link.field, ord: c.link.ord });
+    }
+    for (const m of n.media) add(FILES_RELATED_TABLE, { file_id: m.file_id, related_id: ids.get(n), related_type: n.model.uid, field: m.field, ord: m.ord });
+    postOrder.push(n);
+  };
+  after(root);
+  for (const [table, rows] of tables) await insertMany(env.db, table, rows);
+  for (const [table, rows] of await ownerRows(env, postOrder, ids, status, keepInverseOrder, root)) await insertMany(env.db, table, rows);
+  for (const n of postOrder) {
+    if ((n === root && only) || (n.model.morphs?.size ?? 0) === 0) continue;
+    await cloneMorphLinks(env, n.model, n.fromId, ids.get(n) ?? 0, status);
   }
-  if (!only) await cloneOwnerLinks(env, model, fromId, toId, status, keepInverseOrder);
-  if (!only) await cloneMorphLinks(env, model, fromId, toId, status);
 }
 
 /** A relation storage where rows of `model` are the *target* of links owned elsewhere. */

@@ -5,6 +5,7 @@ import type { Model } from '../schema/types.js';
 import { counterpart } from './clone.js';
 import { checkInverseInput, cloneInverseLinks, resolveInverseRefs, writeInverseMorphs } from './morph-inverse.js';
 import { refKey, resolveRefs, type RelationRef } from './relations-input.js';
+import { insertMany } from './batch-write.js';
 import type { WriteEnv, WriteScope } from './store.js';
 import { isRecord } from '../errors/is-record.js';
 
@@ -151,9 +152,7 @@ export async function writeMorphs(env: WriteEnv, model: Model, rowId: number, da
     const chosen = morph.relation === 'morphToOne' ? (input.connect?.at(-1) ?? input.set?.[0]) : undefined;
     if (chosen) links = ids(chosen);
     await env.db.deleteFrom(table).where('entity_id', '=', rowId).execute();
-    for (const [i, link] of links.entries()) {
-      await env.db.insertInto(table).values({ entity_id: rowId, related_id: link.id, related_type: link.type, field: morph.name, ord: i + 1 }).execute();
-    }
+    await insertMany(env.db, table, links.map((link, i) => ({ entity_id: rowId, related_id: link.id, related_type: link.type, field: morph.name, ord: i + 1 })));
   }
 }
 

@@ -5,6 +5,7 @@ import { FILE_UID, type ContentTypeModel, type Model } from '../schema/types.js'
 import { counterpart } from './clone.js';
 import { parseRelationInput, refKey, refsOf, resolveRefs, type Position, type RelationInput, type RelationRef } from './relations-input.js';
 import type { WriteEnv, WriteScope } from './store.js';
+import { insertMany } from './batch-write.js';
 
 /**
  * Writes of the inverse side of a morph relation (`morphOne` / `morphMany`, e.g. a tag's `notes`
@@ -104,9 +105,7 @@ export async function writeInverseMorphs(env: WriteEnv, model: Model, rowId: num
     await mine.execute();
     // A morphToOne target holds one entry: linking it here unlinks it from any other.
     if (owner.relation === 'morphToOne' && next.length > 0) await env.db.deleteFrom(table).where('entity_id', 'in', next).execute();
-    for (const [i, entityId] of next.entries()) {
-      await env.db.insertInto(table).values({ entity_id: entityId, related_id: rowId, related_type: model.uid, field: morph.name, ord: i + 1 }).execute();
-    }
+    await insertMany(env.db, table, next.map((entityId, i) => ({ entity_id: entityId, related_id: rowId, related_type: model.uid, field: morph.name, ord: i + 1 })));
   }
 }
 

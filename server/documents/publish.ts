@@ -77,13 +77,21 @@ async function mirrorInverse(env: WriteEnv, model: ContentTypeModel, draftId: nu
 export async function copyVersion(
   env: WriteEnv,
   model: ContentTypeModel,
-  args: { fromId: number; replaceId: number | null; status: 'draft' | 'published'; publishedAt: string | null; validate?: () => Promise<void> },
+  args: {
+    fromId: number;
+    replaceId: number | null;
+    status: 'draft' | 'published';
+    publishedAt: string | null;
+    validate?: () => Promise<void>;
+    /** The row `fromId` as the caller has just read it (saves reading it again). */
+    source?: Row;
+  },
 ): Promise<number> {
   const captured = args.replaceId === null ? { incoming: new Map(), inverseOrder: new Map() } : await capture(env, model, args.replaceId);
   const morphs = args.replaceId === null ? [] : await captureIncomingMorphs(env, model, args.replaceId);
   if (args.replaceId !== null) await deleteRows(env, model, [args.replaceId]);
   if (args.validate) await args.validate();
-  const source = await env.db.selectFrom(model.table).selectAll().where('id', '=', args.fromId).executeTakeFirstOrThrow();
+  const source = args.source ?? (await env.db.selectFrom(model.table).selectAll().where('id', '=', args.fromId).executeTakeFirstOrThrow());
   const { id: _id, ...values } = source;
   void _id;
   const newId = await insertRow(env.db, model.table, { ...values, publishedAt: args.publishedAt });

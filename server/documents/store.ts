@@ -6,6 +6,7 @@ import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, type Model, type RelationAttribute } from '../schema/types.js';
 import { parseRelationInput, refKey, refsOf, resolveRefs, type Position, type RelationInput, type RelationRef } from './relations-input.js';
 import { scalarColumns } from './scalars.js';
+import { chunked, insertMany } from './batch-write.js';
 import { deleteIncomingMorphs, resolveMorphRefs, writeMorphs } from './morph-input.js';
 import { isRecord } from '../errors/is-record.js';
 
@@ -106,27 +107,32 @@ export async function applyRelation(env: WriteEnv, model: Model, rowId: number, 
   const existing = new Map(current.map((row) => [Number(row[other]), row]));
   const removed = current.filter((row) => !keep.has(Number(row[other]))).map((row) => Number(row.id));
   if (removed.length > 0) await db.deleteFrom(table).where('id', 'in', removed).execute();
-  const oppositeAttr = opposite(registry, attr);
+  const added: { targetId: number; position: number }[] = [];
   for (const [index, targetId] of wanted.entries()) {
     const position = index + 1;
     const row = existing.get(targetId);
-    if (row) {
-      if (Number(row[ord]) !== position) await db.updateTable(table).set({ [ord]: position }).where('id', '=', Number(row.id)).execute();
-      continue;
-    }
-    if (oppositeAttr && !oppositeAttr.toMany) {
-      await db.deleteFrom(table).where(other, '=', targetId).where(self, '<>', rowId).execute();
-    }
-    const last = await db
-      .selectFrom(table)
-      .select((eb) => eb.fn.max(invOrd).as('m'))
-      .where(other, '=', targetId)
-      .executeTakeFirst();
-    await db
-      .insertInto(table)
-      .values({ [self]: rowId, [other]: targetId, [ord]: position, [invOrd]: Number(last?.m ?? 0) + 1 })
-      .execute();
+    if (!row) added.push({ targetId, position });
+    else if (Number(row[ord]) !== position) await db.updateTable(table).set({ [ord]: position }).where('id', '=', Number(row.id)).execute();
   }
+  if (added.length === 0) return;
+  const targets = [...new Set(added.map((a) => a.targetId))];
+  const oppositeAttr = opposite(registry, attr);
+  // A to-one inverse side: each new target leaves the row it was linked from.
+  if (oppositeAttr && !oppositeAttr.toMany) {
+    for (const part of chunked(targets)) await db.deleteFrom(table).where(other, 'in', part).where(self, '<>', rowId).execute();
+  }
+  // Each new link goes last in its target's inverse list.
+  const last = new Map<number, number>();
+  for (const part of chunked(targets)) {
+    const rows = await db.selectFrom(table).select([other, (eb) => eb.fn.max(invOrd).as('m')]).where(other, 'in', part).groupBy(other).execute();
+    for (const r of rows) last.set(Number(r[other]), Number(r.m ?? 0));
+  }
+  const rows = added.map(({ targetId, position }) => {
+    const inv = (last.get(targetId) ?? 0) + 1;
+    last.set(targetId, inv);
+    return { [self]: rowId, [other]: targetId, [ord]: position, [invOrd]: inv };
+  });
+  await insertMany(db, table, rows);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,12 +146,8 @@ export async function applyMedia(env: WriteEnv, model: Model, rowId: number, nam
     .where('related_id', '=', rowId)
     .where('field', '=', name)
     .execute();
-  for (const [i, fileId] of [...new Set(fileIds)].entries()) {
-    await env.db
-      .insertInto(FILES_RELATED_TABLE)
-      .values({ file_id: fileId, related_id: rowId, related_type: model.uid, field: name, ord: i + 1 })
-      .execute();
-  }
+  const rows = [...new Set(fileIds)].map((fileId, i) => ({ file_id: fileId, related_id: rowId, related_type: model.uid, field: name, ord: i + 1 }));
+  await insertMany(env.db, FILES_RELATED_TABLE, rows);
 }
 
 /** Media input as ids: numbers are row ids, strings are file documentIds (resolved by the caller). */
@@ -241,9 +243,7 @@ async function applyComponents(env: WriteEnv, model: Model, rowId: number, attr:
     const component = env.registry.component(link.uid);
     if (component) await deleteComponents(env, component, [link.cmpId]);
   }
-  for (const [i, entry] of next.entries()) {
-    await env.db.insertInto(table).values({ entity_id: rowId, cmp_id: entry.cmpId, component_type: entry.uid, field: attr.name, ord: i + 1 }).execute();
-  }
+  await insertMany(env.db, table, next.map((entry, i) => ({ entity_id: rowId, cmp_id: entry.cmpId, component_type: entry.uid, field: attr.name, ord: i + 1 })));
 }
 
 /** Writes every relational attribute present in `data` (relations, media, components) for one row. */

@@ -24,13 +24,25 @@ export interface EntityValidationOptions {
   readonly checkRelations: (data: Record<string, unknown>) => Promise<string | null>;
 }
 
+/**
+ * What a schema is built from. Schemas depend only on this and on the shape of the value (see
+ * `signature`), so they are built once per shape and kept; what changes per call (the options,
+ * the lookup failure) reaches the tests through yup's `context` (RunCtx).
+ */
 interface Ctx {
   readonly registry: Registry;
-  readonly root: ContentTypeModel;
+  readonly mode: 'creation' | 'update';
+  readonly isDraft: boolean;
+}
+
+/** The per-call part of a validation, given to yup as `context`. */
+interface RunCtx {
   readonly options: EntityValidationOptions;
   /** The first failure of a uniqueness lookup, thrown once validation ends. */
   readonly lookup: { failure: { error: unknown } | null };
 }
+
+const runCtx = (context: unknown): RunCtx => context as RunCtx;
 
 /** yup 0.32's typings do not accept lazy schemas as array items, though yup does: one named cast. */
 const lazy = (pick: (value: unknown) => AnySchema): AnySchema => yup.lazy(pick) as unknown as AnySchema;
@@ -81,10 +93,11 @@ function withRequired<T extends AnySchema>(schema: T, required: boolean, mode: '
   return mode === 'creation' ? notNil(schema) : notNull(schema);
 }
 
-function withUnique<T extends AnySchema>(schema: T, attr: ScalarAttribute, model: Model, ctx: Ctx): T {
+function withUnique<T extends AnySchema>(schema: T, attr: ScalarAttribute, model: Model): T {
   if (!attr.unique || model.modelType !== 'contentType') return schema;
-  const { options } = ctx;
-  return schema.test('unique', 'This attribute must be unique', async (value: unknown) => {
+  return schema.test('unique', 'This attribute must be unique', async (value: unknown, test) => {
+    const ctx = runCtx(test.options.context);
+    const { options } = ctx;
     if (isNil(value)) return true;
     if (options.isDraft && options.entity && value === options.entity[attr.name]) return true;
     // yup 0.32 never settles a validation whose async test rejects: keep the error for after it.
@@ -106,20 +119,20 @@ function withUnique<T extends AnySchema>(schema: T, attr: ScalarAttribute, model
 
 function stringSchema(attr: ScalarAttribute, model: Model, ctx: Ctx) {
   let schema = preventCast(yup.string());
-  if (attr.minLength !== undefined && Number.isInteger(attr.minLength) && attr.minLength > 0 && !ctx.options.isDraft) schema = schema.min(attr.minLength);
+  if (attr.minLength !== undefined && Number.isInteger(attr.minLength) && attr.minLength > 0 && !ctx.isDraft) schema = schema.min(attr.minLength);
   if (attr.maxLength !== undefined && Number.isInteger(attr.maxLength) && attr.maxLength > 0) schema = schema.max(attr.maxLength);
   if (attr.regex !== undefined) schema = schema.matches(new RegExp(attr.regex), { excludeEmptyString: !attr.required });
-  return withUnique(schema, attr, model, ctx);
+  return withUnique(schema, attr, model);
 }
 
-function numberSchema(attr: ScalarAttribute, model: Model, ctx: Ctx, integer: boolean) {
+function numberSchema(attr: ScalarAttribute, model: Model, integer: boolean) {
   let schema = integer ? yup.number().integer() : yup.number();
   if (typeof attr.min === 'number') schema = schema.min(integer ? Math.trunc(attr.min) : attr.min);
   if (typeof attr.max === 'number') schema = schema.max(integer ? Math.trunc(attr.max) : attr.max);
-  return withUnique(schema, attr, model, ctx);
+  return withUnique(schema, attr, model);
 }
 
-function bigIntegerSchema(attr: ScalarAttribute, model: Model, ctx: Ctx) {
+function bigIntegerSchema(attr: ScalarAttribute, model: Model) {
   const schema = yup
     .mixed()
     .test('biginteger', '${path} must be a valid integer', (v: unknown) => isNil(v) || isBigIntegerInput(v))
@@ -133,7 +146,7 @@ function bigIntegerSchema(attr: ScalarAttribute, model: Model, ctx: Ctx) {
         throw err;
       }
     });
-  return withUnique(schema, attr, model, ctx);
+  return withUnique(schema, attr, model);
 }
 
 function scalarSchema(attr: ScalarAttribute, model: Model, ctx: Ctx): AnySchema {
@@ -152,17 +165,17 @@ function scalarSchema(attr: ScalarAttribute, model: Model, ctx: Ctx): AnySchema 
     case 'boolean':
       return yup.boolean();
     case 'integer':
-      return numberSchema(attr, model, ctx, true);
+      return numberSchema(attr, model, true);
     case 'float':
     case 'decimal':
-      return numberSchema(attr, model, ctx, false);
+      return numberSchema(attr, model, false);
     case 'biginteger':
-      return bigIntegerSchema(attr, model, ctx);
+      return bigIntegerSchema(attr, model);
     case 'date':
     case 'time':
     case 'datetime':
     case 'timestamp':
-      return withUnique(yup.mixed(), attr, model, ctx);
+      return withUnique(yup.mixed(), attr, model);
     case 'blocks':
       return blocksSchema();
     case 'json':
@@ -182,7 +195,7 @@ function withMinMax<T extends yup.AnySchema & { min(n: number): T; max(n: number
 }
 
 function attributeSchema(attr: Attribute, model: Model, value: unknown, ctx: Ctx): AnySchema | null {
-  const { mode, isDraft } = ctx.options;
+  const { mode, isDraft } = ctx;
   let schema: AnySchema;
   switch (attr.kind) {
     case 'localizations':
@@ -201,7 +214,13 @@ function attributeSchema(attr: Attribute, model: Model, value: unknown, ctx: Ctx
       const component = ctx.registry.component(attr.component);
       if (!component) return null;
       if (attr.repeatable) {
-        let list = yup.array().of(lazy((item: unknown) => modelSchema(component, item, ctx).test('defined', '${path} cannot be null.', (v: unknown) => v !== null)));
+        let list = yup.array().of(
+          lazy((item: unknown) =>
+            cached(ctx, component, `item|${ctx.mode}|${ctx.isDraft}|${signature(component, item, ctx)}`, () =>
+              modelSchema(component, item, ctx).test('defined', '${path} cannot be null.', (v: unknown) => v !== null),
+            ),
+          ),
+        );
         list = withRequired(list, true, mode);
         if (!isDraft) list = withMinMax(list, attr, value);
         schema = preventCast(list);
@@ -216,18 +235,22 @@ function attributeSchema(attr: Attribute, model: Model, value: unknown, ctx: Ctx
         lazy((item: unknown) => {
           const uid = typeof item === 'object' && item !== null ? (item as Record<string, unknown>).__component : undefined;
           const component = typeof uid === 'string' ? ctx.registry.component(uid) : undefined;
-          const base = yup
-            .object()
-            .shape({
-              __component: yup
-                .string()
-                .required()
-                .oneOf(allComponents)
-                // Strapi checks only that the component exists; Hearth also refuses one this zone does not allow.
-                .test('allowed-component', `\${path} must be one of the following values: ${attr.components.join(', ')}`, (v: unknown) => isNil(v) || attr.components.includes(String(v))),
-            })
-            .test('defined', '${path} cannot be null.', (v: unknown) => v !== null);
-          return component ? base.concat(modelSchema(component, item, ctx)) : withPlainFields(base);
+          const build = () => {
+            const base = yup
+              .object()
+              .shape({
+                __component: yup
+                  .string()
+                  .required()
+                  .oneOf(allComponents)
+                  // Strapi checks only that the component exists; Hearth also refuses one this zone does not allow.
+                  .test('allowed-component', `\${path} must be one of the following values: ${attr.components.join(', ')}`, (v: unknown) => isNil(v) || attr.components.includes(String(v))),
+              })
+              .test('defined', '${path} cannot be null.', (v: unknown) => v !== null);
+            return component ? base.concat(modelSchema(component, item, ctx)) : withPlainFields(base);
+          };
+          // Entries of no known component are built each time (their schema is mutated by withPlainFields).
+          return component ? cached(ctx, component, `zone|${model.uid}.${attr.name}|${ctx.mode}|${ctx.isDraft}|${signature(component, item, ctx)}`, build) : build();
         }),
       );
       list = withRequired(list, true, mode);
@@ -252,14 +275,48 @@ function attributeSchema(attr: Attribute, model: Model, value: unknown, ctx: Ctx
   return schema;
 }
 
-function modelSchema(model: ContentTypeModel | ComponentModel, data: unknown, ctx: Ctx): yup.AnyObjectSchema {
-  const shape: Record<string, AnySchema> = {};
-  const record = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+const asRecord = (data: unknown): Record<string, unknown> => (typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {});
+
+/** What of a value its schema depends on (attributeSchema's uses of `value`), as a cache key. */
+function signature(model: Model, data: unknown, ctx: Ctx): string {
+  const record = asRecord(data);
+  let out = '';
   for (const attr of model.attributes.values()) {
-    const schema = attributeSchema(attr, model, record[attr.name], ctx);
-    if (schema) shape[attr.name] = schema;
+    const value = record[attr.name];
+    if (attr.kind === 'scalar') out += primitiveThrows(value) ? 'u' : '.';
+    else if (attr.kind === 'relation' || attr.kind === 'dynamiczone') out += Array.isArray(value) ? (value.length > 0 ? 'n' : 'a') : '.';
+    else if (attr.kind === 'component' && attr.repeatable) out += Array.isArray(value) && value.length > 0 ? 'n' : '.';
+    else if (attr.kind === 'component') {
+      const component = ctx.registry.component(attr.component);
+      out += `(${component ? signature(component, value, ctx) : ''})`;
+    } else out += '.';
   }
-  return yup.object().shape(shape);
+  return out;
+}
+
+/** Built schemas, per registry (a schema change builds a new one), model and shape. */
+const built = new WeakMap<Registry, WeakMap<Model, Map<string, yup.AnyObjectSchema>>>();
+
+function cached(ctx: Ctx, model: Model, key: string, build: () => yup.AnyObjectSchema): yup.AnyObjectSchema {
+  let byModel = built.get(ctx.registry);
+  if (!byModel) built.set(ctx.registry, (byModel = new WeakMap()));
+  let byKey = byModel.get(model);
+  if (!byKey) byModel.set(model, (byKey = new Map()));
+  let schema = byKey.get(key);
+  if (!schema) byKey.set(key, (schema = build()));
+  return schema;
+}
+
+function modelSchema(model: ContentTypeModel | ComponentModel, data: unknown, ctx: Ctx): yup.AnyObjectSchema {
+  return cached(ctx, model, `${ctx.mode}|${ctx.isDraft}|${signature(model, data, ctx)}`, () => {
+    const shape: Record<string, AnySchema> = {};
+    const record = asRecord(data);
+    for (const attr of model.attributes.values()) {
+      const schema = attributeSchema(attr, model, record[attr.name], ctx);
+      if (schema) shape[attr.name] = schema;
+    }
+    return yup.object().shape(shape);
+  });
 }
 
 /** The `details` Strapi gives a failed yup validation. */
@@ -275,25 +332,28 @@ export async function validateEntity(
   registry: Registry,
   options: EntityValidationOptions,
 ): Promise<Record<string, unknown>> {
-  const ctx: Ctx = { registry, root: model, options, lookup: { failure: null } };
-  const schema = modelSchema(model, data, ctx)
+  const ctx: Ctx = { registry, mode: options.mode, isDraft: options.isDraft };
+  const run: RunCtx = { options, lookup: { failure: null } };
+  const schema = cached(ctx, model, `root|${ctx.mode}|${ctx.isDraft}|${signature(model, data, ctx)}`, () =>
+    modelSchema(model, data, ctx)
     .test('relations-test', 'check that all relations exist', async function relations(value: unknown) {
       let message: string | null;
       try {
-        message = await options.checkRelations((value ?? {}) as Record<string, unknown>);
+        message = await runCtx(this.options.context).options.checkRelations((value ?? {}) as Record<string, unknown>);
       } catch (err) {
         // Strapi keeps the message of its own ValidationErrors from the relations store; anything else is generic.
         message = err instanceof AppError && err.name === 'ValidationError' ? err.message : 'Invalid relations';
       }
       return message === null ? true : this.createError({ path: this.path, message });
     })
-    .required();
+    .required(),
+  );
   try {
-    const valid = (await schema.validate(data, { strict: false, abortEarly: false })) as Record<string, unknown>;
-    if (ctx.lookup.failure) throw ctx.lookup.failure.error;
+    const valid = (await schema.validate(data, { strict: false, abortEarly: false, context: run })) as Record<string, unknown>;
+    if (run.lookup.failure) throw run.lookup.failure.error;
     return valid;
   } catch (err) {
-    if (ctx.lookup.failure) throw ctx.lookup.failure.error;
+    if (run.lookup.failure) throw run.lookup.failure.error;
     if (err instanceof yup.ValidationError) {
       const { message, details } = toDetails(err);
       throw new AppError('ValidationError', message, details);

@@ -1,5 +1,6 @@
 import type { Row } from '../db/database.js';
 import type { Model } from '../schema/types.js';
+import { selectIn } from './batch-write.js';
 import { outputValue } from './serialize.js';
 import type { WriteEnv } from './store.js';
 
@@ -7,10 +8,11 @@ import type { WriteEnv } from './store.js';
  * A row's attribute values in API form (scalars, components deep), as Strapi re-reads a draft to
  * validate it for publishing or to copy non-localized values to a new localization.
  * Relations and media are left out: validation treats them as opaque.
+ * Components are read one statement per component type, not one per component.
  */
 export async function valuesOf(env: WriteEnv, model: Model, row: Row, only?: (name: string) => boolean): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  let links: Row[] | null = null;
+  let components: { links: Row[]; rows: Map<string, Map<number, Row>> } | null = null;
   for (const attr of model.attributes.values()) {
     if (only && !only(attr.name)) continue;
     if (attr.kind === 'scalar') {
@@ -18,18 +20,12 @@ export async function valuesOf(env: WriteEnv, model: Model, row: Row, only?: (na
       continue;
     }
     if (attr.kind !== 'component' && attr.kind !== 'dynamiczone') continue;
-    links ??= await env.db
-      .selectFrom(env.registry.componentsTable(model))
-      .selectAll()
-      .where('entity_id', '=', Number(row.id))
-      .orderBy('ord')
-      .orderBy('id')
-      .execute();
+    components ??= await componentRows(env, model, Number(row.id));
     const items: Record<string, unknown>[] = [];
-    for (const link of links.filter((l) => l.field === attr.name)) {
+    for (const link of components.links.filter((l) => l.field === attr.name)) {
       const component = env.registry.component(String(link.component_type));
       if (!component) continue;
-      const cmpRow = await env.db.selectFrom(component.table).selectAll().where('id', '=', Number(link.cmp_id)).executeTakeFirst();
+      const cmpRow = components.rows.get(component.uid)?.get(Number(link.cmp_id));
       if (!cmpRow) continue;
       const value = await valuesOf(env, component, cmpRow);
       items.push(attr.kind === 'dynamiczone' ? { __component: component.uid, ...value } : value);
@@ -37,4 +33,17 @@ export async function valuesOf(env: WriteEnv, model: Model, row: Row, only?: (na
     out[attr.name] = attr.kind === 'component' && !attr.repeatable ? (items[0] ?? null) : items;
   }
   return out;
+}
+
+/** The component links of a row (in order) and the component rows they name, by type and id. */
+async function componentRows(env: WriteEnv, model: Model, rowId: number): Promise<{ links: Row[]; rows: Map<string, Map<number, Row>> }> {
+  const links = await env.db.selectFrom(env.registry.componentsTable(model)).selectAll().where('entity_id', '=', rowId).orderBy('ord').orderBy('id').execute();
+  const rows = new Map<string, Map<number, Row>>();
+  for (const uid of new Set(links.map((l) => String(l.component_type)))) {
+    const component = env.registry.component(uid);
+    if (!component) continue;
+    const found = await selectIn(env.db, { table: component.table, column: 'id', values: links.filter((l) => String(l.component_type) === uid).map((l) => Number(l.cmp_id)) });
+    rows.set(uid, new Map(found.map((r) => [Number(r.id), r])));
+  }
+  return { links, rows };
 }

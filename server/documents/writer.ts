@@ -177,6 +177,7 @@ export async function publishVersion(env: WriteEnv, model: ContentTypeModel, doc
   const old = await versionRow(env, model, documentId, locale, 'published');
   const newId = await copyVersion(env, model, {
     fromId: Number(draft.id),
+    source: draft,
     replaceId: old ? Number(old.id) : null,
     status: 'published',
     publishedAt: env.now(),

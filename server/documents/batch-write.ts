@@ -1,0 +1,57 @@
+import type { Db, Row } from '../db/database.js';
+import { WRITE_MAX_STATEMENT_PARAMETERS } from '../limits.js';
+
+/**
+ * Batched statements of the write path: many rows per INSERT, many ids per `IN`, each statement
+ * within WRITE_MAX_STATEMENT_PARAMETERS bound values.
+ */
+
+/** Splits a list so that one statement binds at most the limit, `per` values per element. */
+export function chunked<T>(list: readonly T[], per = 1): T[][] {
+  const size = Math.max(1, Math.floor(WRITE_MAX_STATEMENT_PARAMETERS / Math.max(1, per)));
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** Inserts rows with the same columns, in list order, in as few statements as the limit allows. */
+export async function insertMany(db: Db, table: string, rows: readonly Row[]): Promise<void> {
+  const [first] = rows;
+  if (first === undefined) return;
+  for (const part of chunked(rows, Object.keys(first).length)) await db.insertInto(table).values(part).execute();
+}
+
+/**
+ * Inserts rows with the same columns and returns their new ids in list order. Within one
+ * multi-row INSERT both databases number rows in VALUES order (SQLite's rowid, PostgreSQL's
+ * sequence only grows), so sorting the returned ids pairs them with the rows whatever order
+ * RETURNING gives them in.
+ */
+export async function insertManyReturningIds(db: Db, table: string, rows: readonly Row[]): Promise<number[]> {
+  const [first] = rows;
+  if (first === undefined) return [];
+  const out: number[] = [];
+  const columns = Object.keys(first).length;
+  if (columns === 0) {
+    // A row of defaults only: `INSERT INTO t () VALUES (), ()` is a syntax error.
+    for (let i = 0; i < rows.length; i++) out.push(Number((await db.insertInto(table).defaultValues().returning('id').executeTakeFirstOrThrow()).id));
+    return out;
+  }
+  for (const part of chunked(rows, columns)) {
+    const returned = await db.insertInto(table).values(part).returning('id').execute();
+    out.push(...returned.map((r) => Number(r.id)).sort((a, b) => a - b));
+  }
+  return out;
+}
+
+/** Rows of `table` whose `column` is in `values` (chunked), in the order `orderBy` gives within each chunk. */
+export async function selectIn(db: Db, args: { table: string; column: string; values: readonly unknown[]; where?: Readonly<Record<string, unknown>>; orderBy?: readonly string[] }): Promise<Row[]> {
+  const out: Row[] = [];
+  for (const part of chunked([...new Set(args.values)])) {
+    let q = db.selectFrom(args.table).selectAll().where(args.column, 'in', part);
+    for (const [column, value] of Object.entries(args.where ?? {})) q = q.where(column, '=', value);
+    for (const column of args.orderBy ?? []) q = q.orderBy(column);
+    out.push(...(await q.execute()));
+  }
+  return out;
+}
