@@ -161,8 +161,17 @@ const COMMANDS: Record<string, Command | { readonly usage: string; readonly subs
   locale: { usage: 'hearth locale add --code CODE', subs: { add: localeAdd } },
   admin: { usage: 'hearth admin create|reset-password --email E --password P', subs: { create: adminCreate, 'reset-password': adminResetPassword } },
   // Loaded when run: `hearth serve` never pays for the archive code (tar) at start.
-  export: async (parsed, io) => (await import('./backup/cli-backup.js')).exportCommand(parsed, io),
-  import: async (parsed, io) => (await import('./backup/cli-backup.js')).importCommand(parsed, io),
+  // The Strapi formats are dispatched here, not by backup/: strapi-archive/ builds on backup/, never the reverse.
+  export: async (parsed, io) => {
+    const backup = await import('./backup/cli-backup.js');
+    if (text(parsed, 'format') !== 'strapi') return backup.exportCommand(parsed, io);
+    return (await import('./strapi-archive/cli.js')).strapiExportCommand(parsed, io, backup.mediaProviderOfData(parsed));
+  },
+  import: async (parsed, io) => {
+    const backup = await import('./backup/cli-backup.js');
+    if (!parsed.flags.has('from-strapi')) return backup.importCommand(parsed, io);
+    return (await import('./strapi-archive/cli.js')).strapiImportCommand(parsed, io, backup.mediaProviderOfData(parsed));
+  },
 };
 
 /** Runs the `hearth` command; resolves to the exit code. */

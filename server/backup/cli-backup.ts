@@ -12,6 +12,11 @@ async function mediaProviderOf(config: ReturnType<typeof resolveConfig>): Promis
   return createS3Provider({ config: config.s3 });
 }
 
+/** The media provider of the data dir `--data` names, made when asked (the Strapi archive commands take it too). */
+export function mediaProviderOfData(parsed: Parsed): () => Promise<StorageProvider | null> {
+  return () => mediaProviderOf(resolveConfig({ data: text(parsed, 'data') }));
+}
+
 /** `hearth export --file F.tar.gz [--data DIR]`: the archive is written; a summary goes to stderr. DATABASE_URL: read from PostgreSQL. */
 export async function exportCommand(parsed: Parsed, io: Io): Promise<number> {
   const format = text(parsed, 'format');
@@ -34,10 +39,6 @@ export async function exportCommand(parsed: Parsed, io: Io): Promise<number> {
  * into the bucket.
  */
 export async function importCommand(parsed: Parsed, io: Io): Promise<number> {
-  if (parsed.flags.has('from-strapi')) {
-    const { strapiImportCommand } = await import('../strapi-archive/cli.js');
-    return strapiImportCommand(parsed, io, () => mediaProviderOf(resolveConfig({ data: text(parsed, 'data') })));
-  }
   only(parsed, ['file', 'data', 'force']);
   const file = required(parsed, 'file');
   const config = resolveConfig({ data: text(parsed, 'data') });
