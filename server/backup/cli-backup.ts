@@ -20,10 +20,6 @@ export function mediaProviderOfData(parsed: Parsed): () => Promise<StorageProvid
 /** `hearth export --file F.tar.gz [--data DIR]`: the archive is written; a summary goes to stderr. DATABASE_URL: read from PostgreSQL. */
 export async function exportCommand(parsed: Parsed, io: Io): Promise<number> {
   const format = text(parsed, 'format');
-  if (format === 'strapi') {
-    const { strapiExportCommand } = await import('../strapi-archive/cli.js');
-    return strapiExportCommand(parsed, io, () => mediaProviderOf(resolveConfig({ data: text(parsed, 'data') })));
-  }
   if (format !== undefined && format !== 'hearth') throw new UsageError('--format must be hearth or strapi');
   only(parsed, ['file', 'data', 'format']);
   const file = required(parsed, 'file');
