@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { ADMIN_USERS_TABLE } from '../db/system-tables.js';
 import { documentStatuses } from '../documents/index.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel } from '../schema/types.js';
@@ -20,7 +21,7 @@ const textOrNull = (v: unknown): string | null => (v === null || v === undefined
 export async function entryAuthors(db: Db, model: ContentTypeModel, rowId: number): Promise<{ createdBy: AdminRef | null; updatedBy: AdminRef | null }> {
   const row = await db.selectFrom(model.table).select(['createdBy', 'updatedBy']).where('id', '=', rowId).executeTakeFirst();
   const ids = [row?.createdBy, row?.updatedBy].filter((v): v is number => v !== null && v !== undefined).map(Number);
-  const users = ids.length === 0 ? [] : await db.selectFrom('hearth_admin_users').select(['id', 'firstname', 'lastname']).where('id', 'in', [...new Set(ids)]).execute();
+  const users = ids.length === 0 ? [] : await db.selectFrom(ADMIN_USERS_TABLE).select(['id', 'firstname', 'lastname']).where('id', 'in', [...new Set(ids)]).execute();
   const byId = new Map<number, AdminRef>(users.map((u) => [Number(u.id), { id: Number(u.id), firstname: textOrNull(u.firstname), lastname: textOrNull(u.lastname) }]));
   const ref = (v: unknown): AdminRef | null => (v === null || v === undefined ? null : (byId.get(Number(v)) ?? null));
   return { createdBy: ref(row?.createdBy), updatedBy: ref(row?.updatedBy) };

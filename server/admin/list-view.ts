@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error.js';
+import { META_TABLE } from '../db/system-tables.js';
 import { getMeta, setMeta } from '../db/migrations.js';
 import type { Db } from '../db/database.js';
 import { LIST_VIEW_DEFAULT_PAGE_SIZE, LIST_VIEW_MAX_COLUMNS, LIST_VIEW_PAGE_SIZES } from '../limits.js';
@@ -75,5 +76,5 @@ export async function writeListView(db: Db, model: ContentTypeModel, view: ListV
 
 /** Forgets a type's list settings: the list falls back to its default columns. */
 export async function clearListView(db: Db, model: ContentTypeModel): Promise<void> {
-  await db.deleteFrom('hearth_meta').where('key', '=', keyOf(model.uid)).execute();
+  await db.deleteFrom(META_TABLE).where('key', '=', keyOf(model.uid)).execute();
 }

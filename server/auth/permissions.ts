@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { PERMISSIONS_TABLE } from '../db/system-tables.js';
 
 /** Roles of the content API; `public` answers requests with no Authorization header. */
 export const BUILT_IN_ROLES = ['public', 'authenticated'] as const;
@@ -15,7 +16,7 @@ export function createPermissionService(deps: { db: Db; now: () => Date }) {
       const at = now().toISOString();
       for (const action of actions) {
         await db
-          .insertInto('hearth_permissions')
+          .insertInto(PERMISSIONS_TABLE)
           .values({ role, action, created_at: at })
           .onConflict((oc) => oc.columns(['role', 'action']).doNothing())
           .execute();
@@ -23,11 +24,11 @@ export function createPermissionService(deps: { db: Db; now: () => Date }) {
     },
     async revoke(role: string, actions: readonly string[]): Promise<void> {
       if (actions.length === 0) return;
-      await db.deleteFrom('hearth_permissions').where('role', '=', role).where('action', 'in', [...actions]).execute();
+      await db.deleteFrom(PERMISSIONS_TABLE).where('role', '=', role).where('action', 'in', [...actions]).execute();
     },
     async allows(role: string, action: string): Promise<boolean> {
       const row = await db
-        .selectFrom('hearth_permissions')
+        .selectFrom(PERMISSIONS_TABLE)
         .select('action')
         .where('role', '=', role)
         .where('action', '=', action)
@@ -35,20 +36,20 @@ export function createPermissionService(deps: { db: Db; now: () => Date }) {
       return row !== undefined;
     },
     async list(role: string): Promise<string[]> {
-      const rows = await db.selectFrom('hearth_permissions').select('action').where('role', '=', role).orderBy('action').execute();
+      const rows = await db.selectFrom(PERMISSIONS_TABLE).select('action').where('role', '=', role).orderBy('action').execute();
       return rows.map((r) => r.action);
     },
     /** Replaces a role's whole set of actions (one transaction). */
     async replace(role: string, actions: readonly string[]): Promise<void> {
       const at = now().toISOString();
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('hearth_permissions').where('role', '=', role).execute();
-        for (const action of new Set(actions)) await trx.insertInto('hearth_permissions').values({ role, action, created_at: at }).execute();
+        await trx.deleteFrom(PERMISSIONS_TABLE).where('role', '=', role).execute();
+        for (const action of new Set(actions)) await trx.insertInto(PERMISSIONS_TABLE).values({ role, action, created_at: at }).execute();
       });
     },
     /** Forgets every action of a role (the role is being deleted). */
     async clear(role: string): Promise<void> {
-      await db.deleteFrom('hearth_permissions').where('role', '=', role).execute();
+      await db.deleteFrom(PERMISSIONS_TABLE).where('role', '=', role).execute();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { access, copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { META_TABLE } from '../db/system-tables.js';
 import { join, resolve } from 'node:path';
 import { create } from 'tar';
 import { packageInfo } from '../admin/package-info.js';
@@ -116,7 +117,7 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
   if (databaseUrl === null && !(await exists(join(dataDir, 'hearth.db')))) throw new AppError('NotFoundError', `no Hearth data directory at ${dataDir} (hearth.db not found)`);
   const database = databaseUrl === null ? openSqlite(join(dataDir, 'hearth.db')) : openPostgres(databaseUrl);
   try {
-    if (database.kind === 'postgres' && !(await schemaTables(database.db)).includes('hearth_meta')) {
+    if (database.kind === 'postgres' && !(await schemaTables(database.db)).includes(META_TABLE)) {
       throw new AppError('NotFoundError', 'no Hearth database at DATABASE_URL (its tables were not found)');
     }
     return await exportFrom(database, { ...options, dataDir, file });

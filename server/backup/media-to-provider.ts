@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { FILES_TABLE } from '../db/system-tables.js';
 import { join } from 'node:path';
 import type { Db } from '../db/database.js';
 import { createLocalProvider } from '../uploads/local-provider.js';
@@ -48,7 +49,7 @@ export async function moveMediaToProvider(move: MediaMove, stored: string[]): Pr
     urls.set(key, moved);
     return moved;
   };
-  const rows = await move.db.selectFrom('hearth_files').select(['id', 'url', 'previewUrl', 'formats', 'mime']).where('provider', '=', local.name).orderBy('id').execute();
+  const rows = await move.db.selectFrom(FILES_TABLE).select(['id', 'url', 'previewUrl', 'formats', 'mime']).where('provider', '=', local.name).orderBy('id').execute();
   let files = 0;
   for (const row of rows) {
     const mime = row.mime;
@@ -62,7 +63,7 @@ export async function moveMediaToProvider(move: MediaMove, stored: string[]): Pr
       if (moved !== null) format.url = moved;
     }
     await move.db
-      .updateTable('hearth_files')
+      .updateTable(FILES_TABLE)
       .set({ url, previewUrl, provider: move.provider.name, ...(formats === null ? {} : { formats: JSON.stringify(formats) }) })
       .where('id', '=', row.id)
       .execute();

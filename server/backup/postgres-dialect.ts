@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { COLUMNS_TABLE } from '../db/system-tables.js';
 import type { Db } from '../db/database.js';
 import { columnType } from '../db/ddl.js';
 import { ID_COUNTERS_TABLE } from '../db/postgres-functions.js';
@@ -48,8 +49,8 @@ const ON_DELETE: Record<string, ForeignKeyAction> = { a: 'no action', r: 'restri
 
 async function recordedKinds(db: Db, tables: ReadonlySet<string>): Promise<Map<string, string>> {
   const kinds = new Map<string, string>();
-  if (!tables.has('hearth_columns')) return kinds;
-  for (const row of await db.selectFrom('hearth_columns').select(['table_name', 'column_name', 'storage']).execute()) {
+  if (!tables.has(COLUMNS_TABLE)) return kinds;
+  for (const row of await db.selectFrom(COLUMNS_TABLE).select(['table_name', 'column_name', 'storage']).execute()) {
     kinds.set(`${row.table_name}\u0000${row.column_name}`, row.storage);
   }
   return kinds;

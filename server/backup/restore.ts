@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { META_TABLE } from '../db/system-tables.js';
 import type { Database, Db } from '../db/database.js';
 import { setMeta } from '../db/migrations.js';
 import { BACKUP_MAX_LINE_BYTES } from '../limits.js';
@@ -119,9 +120,9 @@ export async function restoreInto(trx: Db, input: RestoreInput): Promise<number>
   for (const table of ordered) await restoreRows(trx, dialect, table, join(input.dir, table.file));
   for (const table of created) await createIndexes(trx, table);
   for (const table of ordered) if (table.sequence !== null) await dialect.restoreSequence(trx, table.name, table.sequence);
-  if (existing.has('hearth_meta')) {
+  if (existing.has(META_TABLE)) {
     if (input.schemasDir !== null) await setMeta(trx, 'last_schemas_dir', input.schemasDir);
-    else await trx.deleteFrom('hearth_meta').where('key', '=', 'last_schemas_dir').execute();
+    else await trx.deleteFrom(META_TABLE).where('key', '=', 'last_schemas_dir').execute();
   }
   await checkMedia(trx, input);
   await input.finish?.(trx);

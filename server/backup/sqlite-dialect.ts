@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { COLUMNS_TABLE } from '../db/system-tables.js';
 import type { Db } from '../db/database.js';
 import { storageClass } from '../schema/sync.js';
 import type { BackupDialect } from './dialect.js';
@@ -35,8 +36,8 @@ const onDeleteOf = (text: unknown): ForeignKeyAction => {
  */
 async function recordedKinds(db: Db, tables: ReadonlySet<string>): Promise<Map<string, string>> {
   const kinds = new Map<string, string>();
-  if (!tables.has('hearth_columns')) return kinds;
-  for (const row of await db.selectFrom('hearth_columns').select(['table_name', 'column_name', 'storage']).execute()) {
+  if (!tables.has(COLUMNS_TABLE)) return kinds;
+  for (const row of await db.selectFrom(COLUMNS_TABLE).select(['table_name', 'column_name', 'storage']).execute()) {
     kinds.set(`${row.table_name}\u0000${row.column_name}`, row.storage);
   }
   return kinds;

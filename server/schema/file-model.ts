@@ -1,4 +1,5 @@
 import type { Registry } from './registry.js';
+import { FILES_TABLE } from '../db/system-tables.js';
 import type { Attribute, ContentTypeModel, ScalarAttribute, ScalarType } from './types.js';
 import { FILE_UID } from './types.js';
 
@@ -39,8 +40,8 @@ export const FILE_MODEL: ContentTypeModel = {
   draftAndPublish: false,
   localized: false,
   builtIn: true,
-  collectionName: 'hearth_files',
-  table: 'hearth_files',
+  collectionName: FILES_TABLE,
+  table: FILES_TABLE,
   raw: {},
   indexes: [],
   attributes: new Map<string, Attribute>(

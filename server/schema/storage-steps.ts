@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { FILES_RELATED_TABLE } from '../db/system-tables.js';
+import { COLUMNS_TABLE, FILES_RELATED_TABLE, MODELS_TABLE } from '../db/system-tables.js';
 
 /**
  * The storage steps a content-type builder change is made of: renames and drops of tables,
@@ -51,7 +51,7 @@ export const dropTable =
   (table: string): Step =>
   async (db) => {
     await db.schema.dropTable(table).ifExists().execute();
-    await db.deleteFrom('hearth_columns').where('table_name', '=', table).execute();
+    await db.deleteFrom(COLUMNS_TABLE).where('table_name', '=', table).execute();
   };
 
 /** Renames a table, dropping indexes named after the old name (the sync recreates them under the new one). */
@@ -60,8 +60,8 @@ export const renameTable =
   async (db) => {
     for (const index of oldIndexes) await db.schema.dropIndex(index).ifExists().execute();
     await db.schema.alterTable(from).renameTo(to).execute();
-    await db.deleteFrom('hearth_columns').where('table_name', '=', to).execute();
-    await db.updateTable('hearth_columns').set({ table_name: to }).where('table_name', '=', from).execute();
+    await db.deleteFrom(COLUMNS_TABLE).where('table_name', '=', to).execute();
+    await db.updateTable(COLUMNS_TABLE).set({ table_name: to }).where('table_name', '=', from).execute();
   };
 
 /** Drops one column and forgets it. */
@@ -69,7 +69,7 @@ export const dropColumn =
   (table: string, column: string): Step =>
   async (db) => {
     await db.schema.alterTable(table).dropColumn(column).execute();
-    await db.deleteFrom('hearth_columns').where('table_name', '=', table).where('column_name', '=', column).execute();
+    await db.deleteFrom(COLUMNS_TABLE).where('table_name', '=', table).where('column_name', '=', column).execute();
   };
 
 /** Renames one column; its recorded kind moves with it. */
@@ -77,8 +77,8 @@ export const renameColumn =
   (table: string, from: string, to: string): Step =>
   async (db) => {
     await db.schema.alterTable(table).renameColumn(from, to).execute();
-    await db.deleteFrom('hearth_columns').where('table_name', '=', table).where('column_name', '=', to).execute();
-    await db.updateTable('hearth_columns').set({ column_name: to }).where('table_name', '=', table).where('column_name', '=', from).execute();
+    await db.deleteFrom(COLUMNS_TABLE).where('table_name', '=', table).where('column_name', '=', to).execute();
+    await db.updateTable(COLUMNS_TABLE).set({ column_name: to }).where('table_name', '=', table).where('column_name', '=', from).execute();
   };
 
 /** Moves link rows (media or component links) from one attribute name to another. */
@@ -120,7 +120,7 @@ export const deleteMediaLinks =
 export const forgetModel =
   (uid: string): Step =>
   async (db) => {
-    await db.deleteFrom('hearth_models').where('uid', '=', uid).execute();
+    await db.deleteFrom(MODELS_TABLE).where('uid', '=', uid).execute();
   };
 
 /** The ids of the draft rows that would be lost if draft & publish were turned off: never published, or newer than their published version. */

@@ -1,4 +1,5 @@
 import { sql, type CreateTableBuilder } from 'kysely';
+import { COLUMNS_TABLE, MODELS_TABLE } from '../db/system-tables.js';
 import type { Database, Db } from '../db/database.js';
 import { castType, columnType, createIdTable, type StorageType } from '../db/ddl.js';
 import { SchemaError } from './parse.js';
@@ -26,11 +27,11 @@ async function readState(db: Db): Promise<Known> {
   const tables = new Map<string, Set<string>>();
   for (const t of await db.introspection.getTables()) tables.set(t.name, new Set(t.columns.map((c) => c.name)));
   const kinds = new Map<string, string>();
-  for (const row of await db.selectFrom('hearth_columns').selectAll().execute()) {
+  for (const row of await db.selectFrom(COLUMNS_TABLE).selectAll().execute()) {
     kinds.set(kindKey(row.table_name, row.column_name), row.storage);
   }
   const models = new Map<string, { table: string; schema: Record<string, unknown> }>();
-  for (const row of await db.selectFrom('hearth_models').selectAll().execute()) {
+  for (const row of await db.selectFrom(MODELS_TABLE).selectAll().execute()) {
     models.set(row.uid, { table: row.table_name, schema: JSON.parse(row.schema) });
   }
   return { tables, kinds, models };
@@ -84,7 +85,7 @@ async function createTable(database: Pick<Database, 'kind'>, db: Db, plan: Table
 
 async function recordKind(db: Db, table: string, column: string, kind: string): Promise<void> {
   await db
-    .insertInto('hearth_columns')
+    .insertInto(COLUMNS_TABLE)
     .values({ table_name: table, column_name: column, storage: kind })
     .onConflict((oc) => oc.columns(['table_name', 'column_name']).doUpdateSet({ storage: kind }))
     .execute();
@@ -151,7 +152,7 @@ async function renameMovedTables(db: Db, state: Known, registry: Registry, model
     await db.schema.alterTable(previous.table).renameTo(model.table).execute();
     state.tables.set(model.table, state.tables.get(previous.table) ?? new Set());
     state.tables.delete(previous.table);
-    await db.updateTable('hearth_columns').set({ table_name: model.table }).where('table_name', '=', previous.table).execute();
+    await db.updateTable(COLUMNS_TABLE).set({ table_name: model.table }).where('table_name', '=', previous.table).execute();
     for (const [key, value] of [...state.kinds]) {
       const [table, column] = key.split('\u0000');
       if (table === previous.table && column !== undefined) {
@@ -266,7 +267,7 @@ export async function syncSchemaIn(db: Db, kind: Database['kind'], registry: Reg
   for (const model of models) {
     const schema = JSON.stringify(model.raw);
     await db
-      .insertInto('hearth_models')
+      .insertInto(MODELS_TABLE)
       .values({ uid: model.uid, table_name: model.table, schema, updated_at: now })
       .onConflict((oc) => oc.column('uid').doUpdateSet({ table_name: model.table, schema, updated_at: now }))
       .execute();
@@ -276,7 +277,7 @@ export async function syncSchemaIn(db: Db, kind: Database['kind'], registry: Reg
 /** The schemas the database was last synced with, by uid (what "before" means for a change made on disk). */
 export async function syncedSchemas(db: Db): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
-  for (const row of await db.selectFrom('hearth_models').select(['uid', 'schema']).execute()) {
+  for (const row of await db.selectFrom(MODELS_TABLE).select(['uid', 'schema']).execute()) {
     out.set(row.uid, JSON.parse(row.schema) as Record<string, unknown>);
   }
   return out;

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { FOLDERS_TABLE } from '../db/system-tables.js';
 import { toStorage } from '../documents/index.js';
 import { ValueError } from '../schema/values.js';
 import { fileModel } from '../schema/file-model.js';
@@ -126,7 +127,7 @@ async function writeEntity(db: Db, registry: Registry, state: EntityState, type:
   }
   if (type === FOLDER_UID) {
     const values = { id, documentId: data.documentId, name: data.name, pathId: data.pathId, path: data.path, locale: data.locale ?? null, createdAt: data.createdAt, updatedAt: data.updatedAt, publishedAt: data.publishedAt ?? null };
-    await insert(db, 'hearth_upload_folders', values, at);
+    await insert(db, FOLDERS_TABLE, values, at);
     return true;
   }
   const model = modelOf(registry, type);

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { openDataDir } from '../data-dir.js';
 import type { Db } from '../db/database.js';
-import { FILES_RELATED_TABLE } from '../db/system-tables.js';
+import { FILES_RELATED_TABLE, FOLDERS_TABLE, LOCALES_TABLE, PERMISSIONS_TABLE, ROLES_TABLE } from '../db/system-tables.js';
 import { getMeta } from '../db/migrations.js';
 import { newDocumentId } from '../documents/index.js';
 import { fileModel } from '../schema/file-model.js';
@@ -90,7 +90,7 @@ function positions(): (parent: number) => number {
 
 /** Folders, locales and role permissions: kept in Hearth's own tables, written as Strapi's plugin entities. */
 async function exportPluginRows(ctx: Ctx): Promise<void> {
-  const folders = await ctx.db.selectFrom('hearth_upload_folders').selectAll().orderBy('id').execute();
+  const folders = await ctx.db.selectFrom(FOLDERS_TABLE).selectAll().orderBy('id').execute();
   for (const f of folders) {
     const data = { documentId: f.documentId, name: f.name, pathId: Number(f.pathId), path: f.path, createdAt: f.createdAt, updatedAt: f.updatedAt, publishedAt: f.publishedAt ?? f.createdAt, locale: f.locale ?? null };
     await emitEntity(ctx, FOLDER_UID, Number(f.id), data);
@@ -102,14 +102,14 @@ async function exportPluginRows(ctx: Ctx): Promise<void> {
     await emitLink(ctx, { kind: 'relation.basic', relation: 'manyToOne', left: { type: FOLDER_UID, field: 'parent', ref: Number(f.id) }, right });
   }
   for (const f of folders) await emitLink(ctx, localizationsLink(FOLDER_UID, Number(f.id), String(f.documentId)));
-  const locales = await ctx.db.selectFrom('hearth_locales').selectAll().orderBy('id').execute();
+  const locales = await ctx.db.selectFrom(LOCALES_TABLE).selectAll().orderBy('id').execute();
   for (const [i, l] of locales.entries()) {
     const data = { documentId: newDocumentId(), name: l.name, code: l.code, createdAt: l.created_at, updatedAt: l.updated_at, publishedAt: l.created_at, locale: null };
     await emitEntity(ctx, LOCALE_UID, i + 1, data);
     await emitLink(ctx, localizationsLink(LOCALE_UID, i + 1, data.documentId));
   }
-  const roles = new Map((await ctx.db.selectFrom('up_roles').select(['id', 'type']).execute()).map((r) => [r.type, r.id]));
-  const permissions = await ctx.db.selectFrom('hearth_permissions').selectAll().orderBy('role').orderBy('action').execute();
+  const roles = new Map((await ctx.db.selectFrom(ROLES_TABLE).select(['id', 'type']).execute()).map((r) => [r.type, r.id]));
+  const permissions = await ctx.db.selectFrom(PERMISSIONS_TABLE).selectAll().orderBy('role').orderBy('action').execute();
   const rolePos = positions();
   let id = 0;
   for (const p of permissions) {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { FILES_RELATED_TABLE } from '../db/system-tables.js';
+import { FILES_RELATED_TABLE, FILES_TABLE, FOLDERS_TABLE } from '../db/system-tables.js';
 import { morphTableName } from '../schema/morphs.js';
 import type { Registry } from '../schema/registry.js';
 import { FILE_UID } from '../schema/types.js';
@@ -88,11 +88,11 @@ async function writeLink(db: Db, registry: Registry, left: Side, right: Side, at
     return true;
   }
   if (left.type === FILE_UID && field === 'folder') {
-    await run(at, () => db.updateTable('hearth_files').set({ folder_id: numeric(right, at) }).where('id', '=', numeric(left, at)).execute());
+    await run(at, () => db.updateTable(FILES_TABLE).set({ folder_id: numeric(right, at) }).where('id', '=', numeric(left, at)).execute());
     return true;
   }
   if (left.type === FOLDER_UID && field === 'parent') {
-    await run(at, () => db.updateTable('hearth_upload_folders').set({ parent_id: numeric(right, at) }).where('id', '=', numeric(left, at)).execute());
+    await run(at, () => db.updateTable(FOLDERS_TABLE).set({ parent_id: numeric(right, at) }).where('id', '=', numeric(left, at)).execute());
     return true;
   }
   if (left.type === PERMISSION_UID && field === 'role') {

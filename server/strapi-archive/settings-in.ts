@@ -1,4 +1,5 @@
 import { access, copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { LOCALES_TABLE, PERMISSIONS_TABLE } from '../db/system-tables.js';
 import { dirname, join } from 'node:path';
 import type { Db } from '../db/database.js';
 import type { EntityState } from './entities-in.js';
@@ -21,10 +22,10 @@ export async function writeLocales(db: Db, entities: EntityState, defaultCode: s
   if (entities.locales.length === 0) return 0;
   const isDefault = (code: string, i: number) => (defaultCode === null ? i === 0 : code === defaultCode);
   if (!entities.locales.some((l, i) => isDefault(l.code, i))) throw strapiArchiveError(`configuration: the default locale ${defaultCode} is not among the archive's locales`);
-  await db.deleteFrom('hearth_locales').execute();
+  await db.deleteFrom(LOCALES_TABLE).execute();
   for (const [i, locale] of entities.locales.entries()) {
     await db
-      .insertInto('hearth_locales')
+      .insertInto(LOCALES_TABLE)
       .values({ code: locale.code, name: locale.name, is_default: isDefault(locale.code, i) ? 1 : 0, created_at: locale.createdAt, updated_at: locale.updatedAt })
       .execute();
   }
@@ -38,7 +39,7 @@ export async function writePermissions(db: Db, entities: EntityState, links: Lin
     const roleId = links.permissionRoles.get(permissionId);
     const role = roleId === undefined ? undefined : entities.roleTypes.get(roleId);
     if (role === undefined) continue;
-    await db.insertInto('hearth_permissions').values({ role, action, created_at: now }).execute();
+    await db.insertInto(PERMISSIONS_TABLE).values({ role, action, created_at: now }).execute();
     written++;
   }
   return written;

@@ -1,4 +1,5 @@
 import { access, copyFile } from 'node:fs/promises';
+import { ADMIN_USERS_TABLE, API_TOKENS_TABLE, FILES_TABLE, MODELS_TABLE, TRANSFER_TOKENS_TABLE, USERS_TABLE } from '../db/system-tables.js';
 import { join } from 'node:path';
 import { ensureTransferTokenTable } from '../auth/transfer-tokens.js';
 import type { Database } from '../db/database.js';
@@ -13,7 +14,7 @@ import { openSqlite } from '../db/sqlite.js';
  */
 
 /** Tables carried over from the replaced data dir, parents first. */
-const KEPT_TABLES = ['hearth_admin_users', 'hearth_api_tokens', 'hearth_transfer_tokens'] as const;
+const KEPT_TABLES = [ADMIN_USERS_TABLE, API_TOKENS_TABLE, TRANSFER_TOKENS_TABLE] as const;
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 
@@ -28,10 +29,10 @@ export async function openTarget(dataDir: string, databaseUrl: string | null): P
 export async function contentRows(database: Database): Promise<number> {
   const { db } = database;
   const names = new Set((await db.introspection.getTables()).map((t) => t.name));
-  if (!names.has('hearth_models')) return 0;
-  const models = await db.selectFrom('hearth_models').select('table_name').execute();
+  if (!names.has(MODELS_TABLE)) return 0;
+  const models = await db.selectFrom(MODELS_TABLE).select('table_name').execute();
   let rows = 0;
-  for (const table of [...models.map((m) => String(m.table_name)), 'hearth_files', 'up_users']) {
+  for (const table of [...models.map((m) => String(m.table_name)), FILES_TABLE, USERS_TABLE]) {
     if (!names.has(table)) continue;
     const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
     rows += Number(row?.n ?? 0);
@@ -48,7 +49,7 @@ export async function keepSecrets(from: string, to: string): Promise<void> {
 export async function keepAdminRows(from: Database, into: Pick<Database, 'db' | 'kind'>): Promise<number> {
   const names = new Set((await from.db.introspection.getTables()).map((t) => t.name));
   // The transfer-token table is made on first use: the staged database has none yet.
-  if (names.has('hearth_transfer_tokens')) await ensureTransferTokenTable(into);
+  if (names.has(TRANSFER_TOKENS_TABLE)) await ensureTransferTokenTable(into);
   let rows = 0;
   for (const table of KEPT_TABLES) {
     if (!names.has(table)) continue;

@@ -1,4 +1,5 @@
 import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { ADMIN_SESSIONS_TABLE, ADMIN_USERS_TABLE, API_TOKENS_TABLE, COLUMNS_TABLE, META_TABLE, MODELS_TABLE, TRANSFER_TOKENS_TABLE } from '../db/system-tables.js';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
@@ -27,7 +28,7 @@ import { TransferError } from './protocol.js';
  */
 
 /** Tables the replacement leaves as they are. */
-const KEPT = new Set(['hearth_admin_users', 'hearth_admin_sessions', 'hearth_api_tokens', 'hearth_transfer_tokens', 'hearth_columns', 'hearth_meta', 'hearth_models', 'hearth_migrations']);
+const KEPT = new Set([ADMIN_USERS_TABLE, ADMIN_SESSIONS_TABLE, API_TOKENS_TABLE, TRANSFER_TOKENS_TABLE, COLUMNS_TABLE, META_TABLE, MODELS_TABLE, 'hearth_migrations']);
 const kept = (name: string) => KEPT.has(name) || name.startsWith('sqlite_');
 
 /** Rows per INSERT: as many as fit the restore's parameter limit, as the backup restore batches them. */

@@ -1,4 +1,5 @@
 import { mkdir, readdir, rename } from 'node:fs/promises';
+import { FILES_TABLE } from '../db/system-tables.js';
 import { dirname, join } from 'node:path';
 import type { Database, Db } from '../db/database.js';
 import { createLocalProvider } from './local-provider.js';
@@ -33,7 +34,7 @@ export async function referencedLocalKeys(db: Db, localDir: string): Promise<Set
     const key = typeof url === 'string' ? keyOf(url) : null;
     if (key !== null) keys.add(key);
   };
-  for await (const row of db.selectFrom('hearth_files').select(['url', 'previewUrl', 'formats']).stream()) {
+  for await (const row of db.selectFrom(FILES_TABLE).select(['url', 'previewUrl', 'formats']).stream()) {
     add(row.url);
     add(row.previewUrl);
     const formats = parseFormats(row.formats);

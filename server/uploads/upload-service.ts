@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.js';
+import { FILES_TABLE } from '../db/system-tables.js';
 import { notFound } from '../errors/app-error.js';
 import { extensionDefaults } from '../documents/index.js';
 import { FILE_MODEL, fileModel } from '../schema/file-model.js';
@@ -92,7 +93,7 @@ export function createUploadService(deps: UploadDeps) {
     const out: PreparedFile[] = [];
     for (const file of files) {
       let hash = file.hash;
-      while (taken.has(hash) || (await db.selectFrom('hearth_files').select('id').where('hash', '=', hash).executeTakeFirst())) hash = rerollHash(hash);
+      while (taken.has(hash) || (await db.selectFrom(FILES_TABLE).select('id').where('hash', '=', hash).executeTakeFirst())) hash = rerollHash(hash);
       taken.add(hash);
       out.push(hash === file.hash ? file : { ...file, hash });
     }
