@@ -1,4 +1,4 @@
-import { ListenError, resolveConfig, type HearthConfig, type RunningServer, type StartOptions } from '../server/index.js';
+import { isAppError, resolveConfig, type HearthConfig, type RunningServer, type StartOptions } from '../server/index.js';
 
 /** The desktop server listens on loopback only, whatever HOST says: it hosts a single user's admin. */
 export const DESKTOP_HOST = '127.0.0.1';
@@ -25,7 +25,7 @@ export async function startWithFallback(deps: FallbackDeps, options: StartOption
   try {
     return await deps.start(options);
   } catch (err) {
-    if (!(err instanceof ListenError)) throw err;
+    if (!isAppError(err, 'ListenError')) throw err;
     deps.log(`${err.message}; using a free port instead`);
     return deps.start({ ...options, config: { ...options.config, port: ANY_FREE_PORT } });
   }

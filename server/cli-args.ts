@@ -1,9 +1,5 @@
 /** Argument parsing and output channels shared by every `hearth` subcommand. */
-
-/** A mistake in how the command was called: exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+import { usageError } from './errors/app-error.js';
 
 /** Output channels, injectable for tests. */
 export interface Io {
@@ -38,13 +34,13 @@ export function parseArgs(argv: readonly string[]): Parsed {
       const eq = arg.indexOf('=');
       const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
       if (BOOLEAN_FLAGS.has(name)) {
-        if (eq !== -1) throw new UsageError(`--${name} takes no value`);
+        if (eq !== -1) throw usageError(`--${name} takes no value`);
         flags.set(name, true);
       } else if (eq !== -1) {
         flags.set(name, arg.slice(eq + 1));
       } else {
         const value = argv[i + 1];
-        if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+        if (value === undefined || value.startsWith('--')) throw usageError(`--${name} needs a value`);
         flags.set(name, value);
         i++;
       }
@@ -58,7 +54,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
 /** Usage error on any flag outside `allowed`. */
 export function only(parsed: Parsed, allowed: readonly string[]): void {
   for (const name of parsed.flags.keys()) {
-    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name}`);
+    if (!allowed.includes(name)) throw usageError(`unknown option --${name}`);
   }
 }
 
@@ -71,7 +67,7 @@ export function text(parsed: Parsed, name: string): string | undefined {
 /** A flag's value, or a usage error naming it. */
 export function required(parsed: Parsed, name: string): string {
   const v = text(parsed, name);
-  if (v === undefined || v.trim() === '') throw new UsageError(`--${name} is required`);
+  if (v === undefined || v.trim() === '') throw usageError(`--${name} is required`);
   return v;
 }
 

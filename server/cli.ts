@@ -1,17 +1,17 @@
 import { adminCreate, adminResetPassword } from './admin/cli-admin.js';
-import { ConfigError, dataDirOf, databaseUrlOf, resolveConfig } from './config.js';
+import { dataDirOf, databaseUrlOf, resolveConfig } from './config.js';
 import { openDataDir } from './data-dir.js';
 import { getMeta } from './db/migrations.js';
-import { ListenError, startServer } from './index.js';
-import { TOKEN_TYPES, TokenInputError, type TokenType } from './auth/api-tokens.js';
+import { startServer } from './index.js';
+import { TOKEN_TYPES, type TokenType } from './auth/api-tokens.js';
 import { transferTokenCommand } from './transfer/cli.js';
 import { isWellFormedAction } from './auth/permissions.js';
-import { LocaleInputError } from './auth/locales.js';
+import { localeCodeProblem } from './auth/locales.js';
 import { ensureDefaultRoles, findRoleByType } from './users/roles.js';
 import { USERS_PERMISSIONS } from './users/models.js';
 import { loadProject } from './schema/load.js';
-import { SchemaError } from './schema/parse.js';
-import { list, only, parseArgs, processIo, required, text, UsageError, type Io, type Parsed } from './cli-args.js';
+import { applicationError, isAppError, usageError } from './errors/app-error.js';
+import { list, only, parseArgs, processIo, required, text, type Io, type Parsed } from './cli-args.js';
 
 const USAGE = `Usage: hearth <command> [options]
 
@@ -71,19 +71,20 @@ async function tokenCreate(parsed: Parsed, io: Io): Promise<number> {
   only(parsed, ['name', 'type', 'actions', 'lifespan', 'description', 'data']);
   const name = required(parsed, 'name');
   const type = required(parsed, 'type');
-  if (!(TOKEN_TYPES as readonly string[]).includes(type)) throw new UsageError(`--type must be one of ${TOKEN_TYPES.join(', ')}`);
+  if (!(TOKEN_TYPES as readonly string[]).includes(type)) throw usageError(`--type must be one of ${TOKEN_TYPES.join(', ')}`);
   const actions = text(parsed, 'actions');
-  if (type === 'custom' && (actions === undefined || list(actions).length === 0)) throw new UsageError('--type custom requires --actions');
-  if (type !== 'custom' && actions !== undefined) throw new UsageError('--actions is only for --type custom');
-  for (const action of list(actions ?? '')) if (!isWellFormedAction(action)) throw new UsageError(`"${action}" is not an action name (e.g. api::article.article.find)`);
+  if (type === 'custom' && (actions === undefined || list(actions).length === 0)) throw usageError('--type custom requires --actions');
+  if (type !== 'custom' && actions !== undefined) throw usageError('--actions is only for --type custom');
+  for (const action of list(actions ?? '')) if (!isWellFormedAction(action)) throw usageError(`"${action}" is not an action name (e.g. api::article.article.find)`);
   const lifespanText = text(parsed, 'lifespan');
   let lifespanDays: number | null = null;
   if (lifespanText !== undefined) {
     lifespanDays = Number(lifespanText);
-    if (!Number.isInteger(lifespanDays) || lifespanDays <= 0) throw new UsageError('--lifespan takes a whole number of days (7, 30, 90, ...)');
+    if (!Number.isInteger(lifespanDays) || lifespanDays <= 0) throw usageError('--lifespan takes a whole number of days (7, 30, 90, ...)');
   }
   const dir = await openDataDir(dataDirOf(text(parsed, 'data')), { databaseUrl: databaseUrlOf() });
   try {
+    if ((await dir.tokens.list()).some((token) => token.name === name)) throw applicationError(`a token named "${name}" already exists`);
     const { accessKey } = await dir.tokens.create({
       name,
       description: text(parsed, 'description') ?? '',
@@ -112,13 +113,13 @@ async function permissionsGrant(parsed: Parsed, io: Io): Promise<number> {
   only(parsed, ['role', 'actions', 'data', 'schemas']);
   const role = required(parsed, 'role');
   const actions = list(required(parsed, 'actions'));
-  if (actions.length === 0) throw new UsageError('--actions is required');
-  for (const action of actions) if (!isWellFormedAction(action)) throw new UsageError(`"${action}" is not an action name (e.g. api::article.article.find)`);
+  if (actions.length === 0) throw usageError('--actions is required');
+  for (const action of actions) if (!isWellFormedAction(action)) throw usageError(`"${action}" is not an action name (e.g. api::article.article.find)`);
   const dir = await openDataDir(dataDirOf(text(parsed, 'data')), { databaseUrl: databaseUrlOf() });
   try {
     await ensureDefaultRoles({ db: dir.database.db, permissions: dir.permissions, now: () => new Date() });
     if (!(await findRoleByType(dir.database.db, role))) {
-      throw new UsageError(`--role must be public or authenticated, or the type of a role made with the admin API ("${role}" is none)`);
+      throw usageError(`--role must be public or authenticated, or the type of a role made with the admin API ("${role}" is none)`);
     }
     await dir.permissions.grant(role, actions);
     const schemas = text(parsed, 'schemas') ?? (await getMeta(dir.database.db, 'last_schemas_dir'));
@@ -139,6 +140,8 @@ async function permissionsGrant(parsed: Parsed, io: Io): Promise<number> {
 async function localeAdd(parsed: Parsed, _io: Io): Promise<number> {
   only(parsed, ['code', 'name', 'default', 'data']);
   const code = required(parsed, 'code');
+  const problem = localeCodeProblem(code);
+  if (problem !== null) throw usageError(problem);
   const dir = await openDataDir(dataDirOf(text(parsed, 'data')), { databaseUrl: databaseUrlOf() });
   try {
     await dir.locales.add({ code, name: text(parsed, 'name'), isDefault: parsed.flags.get('default') === true });
@@ -184,20 +187,17 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       return command === undefined && parsed.flags.get('help') !== true ? 2 : 0;
     }
     const entry = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-    if (entry === undefined) throw new UsageError(`unknown command "${command}" (see hearth --help)`);
+    if (entry === undefined) throw usageError(`unknown command "${command}" (see hearth --help)`);
     const run = typeof entry === 'function' ? entry : sub !== undefined && Object.hasOwn(entry.subs, sub) ? entry.subs[sub] : undefined;
-    if (run === undefined) throw new UsageError(`usage: ${typeof entry === 'function' ? 'hearth --help' : entry.usage}`);
+    if (run === undefined) throw usageError(`usage: ${typeof entry === 'function' ? 'hearth --help' : entry.usage}`);
     const words = typeof entry === 'function' ? 1 : 2;
-    if (parsed.words.length > words) throw new UsageError(`unexpected argument "${parsed.words[words]}"`);
+    if (parsed.words.length > words) throw usageError(`unexpected argument "${parsed.words[words]}"`);
     return await run(parsed, io);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError || err instanceof LocaleInputError) {
+    // A mistake in how the command was called, or a setting Hearth cannot use: exit 2; any other failure: exit 1, first line.
+    if (isAppError(err, 'UsageError') || isAppError(err, 'ConfigError')) {
       io.err(`hearth: ${err.message}\n`);
       return 2;
-    }
-    if (err instanceof ListenError || err instanceof SchemaError || err instanceof TokenInputError) {
-      io.err(`hearth: ${err.message}\n`);
-      return 1;
     }
     const message = err instanceof Error ? err.message : String(err);
     io.err(`hearth: ${message.split('\n')[0]}\n`);

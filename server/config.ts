@@ -1,4 +1,5 @@
 import { resolve, join } from 'node:path';
+import { configError } from './errors/app-error.js';
 import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_UPLOAD_MAX_IMAGE_PIXELS,
@@ -69,11 +70,6 @@ export interface HearthConfig {
   readonly users: UsersConfig;
 }
 
-/** A setting Hearth cannot use (exit code 2, like any usage error). */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
 export interface ConfigFlags {
   readonly data?: string;
   readonly schemas?: string;
@@ -85,7 +81,7 @@ export interface ConfigFlags {
 function integer(name: string, text: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (text === undefined || text === '') return fallback;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number between ${min} and ${max} (got "${text}")`);
+  if (!Number.isInteger(n) || n < min || n > max) throw configError(`${name} must be a whole number between ${min} and ${max} (got "${text}")`);
   return n;
 }
 
@@ -98,14 +94,14 @@ export function dataDirOf(flag: string | undefined, env: NodeJS.ProcessEnv = pro
 export function databaseUrlOf(env: NodeJS.ProcessEnv = process.env): string | null {
   const url = env.DATABASE_URL;
   if (url === undefined || url === '') return null;
-  if (!/^postgres(ql)?:\/\//i.test(url)) throw new ConfigError('DATABASE_URL must be a postgres:// URL (unset it to use the SQLite file of the data dir)');
+  if (!/^postgres(ql)?:\/\//i.test(url)) throw configError('DATABASE_URL must be a postgres:// URL (unset it to use the SQLite file of the data dir)');
   return url;
 }
 
 function s3Config(env: NodeJS.ProcessEnv): S3Config {
   const acl = env.S3_ACL ?? 'public-read';
-  if (acl !== 'public-read' && acl !== 'private') throw new ConfigError(`S3_ACL must be public-read or private (got "${acl}")`);
-  if (!env.S3_BUCKET) throw new ConfigError('UPLOAD_PROVIDER=s3 needs S3_BUCKET');
+  if (acl !== 'public-read' && acl !== 'private') throw configError(`S3_ACL must be public-read or private (got "${acl}")`);
+  if (!env.S3_BUCKET) throw configError('UPLOAD_PROVIDER=s3 needs S3_BUCKET');
   return {
     endpoint: env.S3_ENDPOINT || null,
     region: env.S3_REGION || 'us-east-1',
@@ -123,12 +119,12 @@ function flag(name: string, text: string | undefined, fallback: boolean): boolea
   const value = text.toLowerCase();
   if (['1', 'true', 'yes'].includes(value)) return true;
   if (['0', 'false', 'no'].includes(value)) return false;
-  throw new ConfigError(`${name} must be true or false (got "${text}")`);
+  throw configError(`${name} must be true or false (got "${text}")`);
 }
 
 function usersConfig(env: NodeJS.ProcessEnv): UsersConfig {
   const mode = env.UP_JWT_MANAGEMENT || 'refresh';
-  if (mode !== 'refresh' && mode !== 'legacy-support') throw new ConfigError(`UP_JWT_MANAGEMENT must be refresh or legacy-support (got "${mode}")`);
+  if (mode !== 'refresh' && mode !== 'legacy-support') throw configError(`UP_JWT_MANAGEMENT must be refresh or legacy-support (got "${mode}")`);
   return {
     jwtManagement: mode,
     registerEnabled: env.UP_REGISTER_ENABLED === undefined || env.UP_REGISTER_ENABLED === '' ? null : flag('UP_REGISTER_ENABLED', env.UP_REGISTER_ENABLED, true),
@@ -149,9 +145,9 @@ function corsOrigins(text: string | undefined): readonly string[] | null {
     try {
       origin = new URL(item).origin;
     } catch {
-      throw new ConfigError(`HEARTH_CORS_ORIGINS must list origins such as https://site.example (got "${item}")`);
+      throw configError(`HEARTH_CORS_ORIGINS must list origins such as https://site.example (got "${item}")`);
     }
-    if (origin === 'null') throw new ConfigError(`HEARTH_CORS_ORIGINS must list http(s) origins (got "${item}")`);
+    if (origin === 'null') throw configError(`HEARTH_CORS_ORIGINS must list http(s) origins (got "${item}")`);
     return origin;
   });
 }
@@ -160,7 +156,7 @@ function corsOrigins(text: string | undefined): readonly string[] | null {
 export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.env): HearthConfig {
   const dataDir = dataDirOf(flags.data, env);
   const provider = env.UPLOAD_PROVIDER || 'local';
-  if (provider !== 'local' && provider !== 's3') throw new ConfigError(`UPLOAD_PROVIDER must be local or s3 (got "${provider}")`);
+  if (provider !== 'local' && provider !== 's3') throw configError(`UPLOAD_PROVIDER must be local or s3 (got "${provider}")`);
   const maxLimitText = env.API_REST_MAX_LIMIT;
   const maxLimit = maxLimitText === undefined || maxLimitText === '' ? MAX_PAGE_SIZE : integer('API_REST_MAX_LIMIT', maxLimitText, MAX_PAGE_SIZE, 0);
   return {

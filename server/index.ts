@@ -25,6 +25,7 @@ import type { Logger } from './logger.js';
 import { openUploads, type Uploads } from './uploads/uploads.js';
 import { createUsers } from './users/users.js';
 import { USERS_PERMISSIONS } from './users/models.js';
+import { listenError } from './errors/app-error.js';
 
 /** What the desktop shell needs to build its configuration: main/ imports server/index.ts only. */
 export { resolveConfig, type HearthConfig } from './config.js';
@@ -49,17 +50,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The port is taken (or the address unusable): the CLI exits 1 with this one-line reason. */
-export class ListenError extends Error {
-  override readonly name = 'ListenError';
-}
+/** A port that is taken (or an unusable address) rejects with a ListenError: the CLI exits 1 with its one-line reason, the desktop app retries on a free port. */
+export { isAppError, listenError } from './errors/app-error.js';
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       server.off('listening', onListening);
       const where = `${host}:${port}`;
-      reject(new ListenError(err.code === 'EADDRINUSE' ? `port ${port} is already in use on ${host}` : `cannot listen on ${where}: ${err.message}`));
+      reject(listenError(err.code === 'EADDRINUSE' ? `port ${port} is already in use on ${host}` : `cannot listen on ${where}: ${err.message}`));
     };
     const onListening = () => {
       server.off('error', onError);

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { ADMIN_USERS_TABLE, type AdminUserTable } from '../db/system-tables.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { applicationError, fieldError } from '../errors/app-error.js';
 import { passwordProblem } from './passwords.js';
 
 /** An admin account as the admin API shows it: never with its password hash. */
@@ -14,21 +15,6 @@ export interface AdminUser {
   readonly updatedAt: string;
 }
 
-/**
- * Input the admin accounts refuse. `field` names the offending input; `conflict` marks input that
- * is well-formed but clashes with stored state (a taken email, a second owner).
- */
-export class AdminInputError extends Error {
-  override readonly name = 'AdminInputError';
-  constructor(
-    message: string,
-    readonly field: string | null,
-    readonly conflict = false,
-  ) {
-    super(message);
-  }
-}
-
 /** The email of the owner the desktop app creates on first launch (password login stays closed until reset). */
 export const LOCAL_OWNER_EMAIL = 'owner@hearth.localhost';
 
@@ -39,15 +25,22 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function checkEmail(email: string): string {
+/** Why an email cannot be an admin's, or null when it can (the CLI checks it before opening the data dir). */
+export function emailProblem(email: string): string | null {
   const normalised = normaliseEmail(email);
-  if (!EMAIL.test(normalised) || normalised.length > 254) throw new AdminInputError('email must be a valid email', 'email');
-  return normalised;
+  return !EMAIL.test(normalised) || normalised.length > 254 ? 'email must be a valid email' : null;
+}
+
+/** The normalised email, or a 400 naming the `email` field. */
+function checkEmail(email: string): string {
+  const problem = emailProblem(email);
+  if (problem !== null) throw fieldError(['email'], problem);
+  return normaliseEmail(email);
 }
 
 function checkPassword(password: string): void {
   const problem = passwordProblem(password);
-  if (problem !== null) throw new AdminInputError(problem, 'password');
+  if (problem !== null) throw fieldError(['password'], problem);
 }
 
 /** A stored admin account. */
@@ -81,7 +74,7 @@ export function createAdminUsers(deps: { db: Db; now: () => Date }) {
   async function insert(on: Db, input: NewAdmin): Promise<AdminUser> {
     const email = checkEmail(input.email);
     if (input.password !== null) checkPassword(input.password);
-    if (await byEmail(email, on)) throw new AdminInputError('Email already taken', 'email', true);
+    if (await byEmail(email, on)) throw fieldError(['email'], 'Email already taken');
     const at = now().toISOString();
     const row = await on
       .insertInto(ADMIN_USERS_TABLE)
@@ -117,7 +110,7 @@ export function createAdminUsers(deps: { db: Db; now: () => Date }) {
     registerOwner(input: NewAdmin): Promise<AdminUser> {
       return db.transaction().execute(async (trx) => {
         if (await trx.selectFrom(ADMIN_USERS_TABLE).select('id').limit(1).executeTakeFirst()) {
-          throw new AdminInputError('You cannot register a new super admin', null, true);
+          throw applicationError('You cannot register a new super admin');
         }
         return insert(trx, input);
       });
@@ -166,14 +159,14 @@ export function createAdminUsers(deps: { db: Db; now: () => Date }) {
       if (changes.email !== undefined) {
         const email = checkEmail(changes.email);
         const other = await byEmail(email);
-        if (other && other.id !== id) throw new AdminInputError('Email already taken', 'email', true);
+        if (other && other.id !== id) throw fieldError(['email'], 'Email already taken');
         set.email = email;
       }
       if (changes.password !== undefined) {
         checkPassword(changes.password);
         const stored = typeof row.password_hash === 'string' ? row.password_hash : null;
         if (stored !== null && !(await verifyPassword(changes.currentPassword ?? '', stored))) {
-          throw new AdminInputError('Current password is invalid', 'currentPassword');
+          throw fieldError(['currentPassword'], 'Current password is invalid');
         }
         set.password_hash = await hashPassword(changes.password);
       }

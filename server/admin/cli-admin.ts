@@ -1,12 +1,15 @@
 import { dataDirOf, databaseUrlOf } from '../config.js';
 import { openDataDir } from '../data-dir.js';
-import { only, required, text, UsageError, type Io, type Parsed } from '../cli-args.js';
-import { AdminInputError, createAdminUsers } from './admin-users.js';
+import { only, required, text, type Io, type Parsed } from '../cli-args.js';
+import { usageError } from '../errors/app-error.js';
+import { createAdminUsers, emailProblem } from './admin-users.js';
+import { passwordProblem } from './passwords.js';
 import { createSessions } from './sessions.js';
 
-/** Input the accounts refuse as a usage error (exit 2); a clash with stored state stays a run-time failure (exit 1). */
-function asUsage(err: unknown): unknown {
-  return err instanceof AdminInputError && !err.conflict ? new UsageError(err.message) : err;
+/** Input the accounts would refuse is a usage error (exit 2), checked first; a clash with stored state stays a run-time failure (exit 1). */
+function checkInput(input: { email?: string; password: string }): void {
+  const problem = (input.email === undefined ? null : emailProblem(input.email)) ?? passwordProblem(input.password);
+  if (problem !== null) throw usageError(problem);
 }
 
 /** Opens the data dir's admin accounts and sessions for one command, closing the database afterwards. */
@@ -25,8 +28,9 @@ export async function adminCreate(parsed: Parsed, io: Io): Promise<number> {
   only(parsed, ['email', 'password', 'firstname', 'lastname', 'data']);
   const email = required(parsed, 'email');
   const password = required(parsed, 'password');
+  checkInput({ email, password });
   const user = await withAdmins(parsed, ({ users }) =>
-    users.create({ email, password, firstname: text(parsed, 'firstname') ?? null, lastname: text(parsed, 'lastname') ?? null }).catch((err: unknown) => Promise.reject(asUsage(err))),
+    users.create({ email, password, firstname: text(parsed, 'firstname') ?? null, lastname: text(parsed, 'lastname') ?? null }),
   );
   io.err(`admin ${user.email} created\n`);
   return 0;
@@ -37,8 +41,9 @@ export async function adminResetPassword(parsed: Parsed, io: Io): Promise<number
   only(parsed, ['email', 'password', 'data']);
   const email = required(parsed, 'email');
   const password = required(parsed, 'password');
+  checkInput({ password });
   const user = await withAdmins(parsed, async ({ users, sessions }) => {
-    const updated = await users.setPassword(email, password).catch((err: unknown) => Promise.reject(asUsage(err)));
+    const updated = await users.setPassword(email, password);
     if (updated) await sessions.revokeUser(updated.id);
     return updated;
   });

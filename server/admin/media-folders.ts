@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { FILES_TABLE, FOLDERS_TABLE, type FolderTable } from '../db/system-tables.js';
 import { newDocumentId } from '../documents/index.js';
+import { fieldError } from '../errors/app-error.js';
 import { MAX_FOLDER_NAME_LENGTH } from '../limits.js';
 
 /** A media library folder as the admin API shows it. */
@@ -16,17 +17,6 @@ export interface FolderOut {
   readonly files: { readonly count: number };
   readonly createdAt: string;
   readonly updatedAt: string;
-}
-
-/** A folder request the library refuses; `field` names the offending input. */
-export class FolderInputError extends Error {
-  override readonly name = 'FolderInputError';
-  constructor(
-    message: string,
-    readonly field: 'name' | 'parent',
-  ) {
-    super(message);
-  }
 }
 
 const under = (path: string) => `${path}/%`;
@@ -72,18 +62,18 @@ export function createMediaFolders(deps: { db: Db; now: () => Date }) {
   async function checkName(on: Db, name: string, parent: number | null, exceptId: number | null): Promise<string> {
     const trimmed = name.trim();
     if (trimmed === '' || trimmed.length > MAX_FOLDER_NAME_LENGTH || trimmed.includes('/')) {
-      throw new FolderInputError(`name must be 1 to ${MAX_FOLDER_NAME_LENGTH} characters, without "/"`, 'name');
+      throw fieldError(['name'], `name must be 1 to ${MAX_FOLDER_NAME_LENGTH} characters, without "/"`);
     }
     let q = on.selectFrom(FOLDERS_TABLE).select('id').where('name', '=', trimmed).where('parent_id', parent === null ? 'is' : '=', parent);
     if (exceptId !== null) q = q.where('id', '<>', exceptId);
-    if (await q.executeTakeFirst()) throw new FolderInputError('A folder with this name already exists here', 'name');
+    if (await q.executeTakeFirst()) throw fieldError(['name'], 'A folder with this name already exists here');
     return trimmed;
   }
 
   async function parentPath(on: Db, parent: number | null): Promise<string> {
     if (parent === null) return '';
     const found = await row(parent, on);
-    if (!found) throw new FolderInputError('parent folder does not exist', 'parent');
+    if (!found) throw fieldError(['parent'], 'parent folder does not exist');
     return found.path;
   }
 
@@ -114,7 +104,7 @@ export function createMediaFolders(deps: { db: Db; now: () => Date }) {
         return inserted.id;
       });
       const created = await folders.get(id);
-      if (!created) throw new FolderInputError('folder could not be stored', 'name');
+      if (!created) throw fieldError(['name'], 'folder could not be stored');
       return created;
     },
 
@@ -127,7 +117,7 @@ export function createMediaFolders(deps: { db: Db; now: () => Date }) {
         const parent = input.parent === undefined ? current.parent_id : input.parent;
         const name = await checkName(trx, input.name ?? current.name, parent, id);
         const prefix = await parentPath(trx, parent);
-        if (prefix === oldPath || prefix.startsWith(`${oldPath}/`)) throw new FolderInputError('a folder cannot move into itself or its sub-folders', 'parent');
+        if (prefix === oldPath || prefix.startsWith(`${oldPath}/`)) throw fieldError(['parent'], 'a folder cannot move into itself or its sub-folders');
         const newPath = `${prefix}/${current.pathId}`;
         const at = now().toISOString();
         await trx.updateTable(FOLDERS_TABLE).set({ name, parent_id: parent, path: newPath, updatedAt: at }).where('id', '=', id).execute();

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { fieldError } from '../errors/app-error.js';
 import { API_TOKENS_TABLE, type ApiTokenTable } from '../db/system-tables.js';
 import { TOKEN_LAST_USED_REFRESH_MS } from '../limits.js';
 
@@ -29,18 +30,6 @@ export interface ApiToken {
 
 /** What a presented plaintext turned out to be. */
 export type TokenCheck = { ok: true; token: ApiToken } | { ok: false; reason: 'invalid' | 'expired' };
-
-/** Input the token service refuses; `field` names the offending input, `duplicate` marks a taken name. */
-export class TokenInputError extends Error {
-  override readonly name = 'TokenInputError';
-  constructor(
-    message: string,
-    readonly field: 'name' | 'type' | 'permissions' | 'lifespan' = 'name',
-    readonly duplicate = false,
-  ) {
-    super(message);
-  }
-}
 
 /** HMAC-SHA512 of the plaintext under the per-install salt: the only form a token is stored in. */
 export function hashAccessKey(accessKey: string, salt: string): string {
@@ -77,23 +66,23 @@ export function createTokenService(deps: { db: Db; salt: string; now: () => Date
   const { db, salt, now } = deps;
 
   function checkInput(input: CreateTokenInput): void {
-    if (input.name.trim() === '') throw new TokenInputError('a token needs a name', 'name');
+    if (input.name.trim() === '') throw fieldError(['name'], 'a token needs a name');
     if (!(TOKEN_TYPES as readonly string[]).includes(input.type)) {
-      throw new TokenInputError(`token type must be one of ${TOKEN_TYPES.join(', ')}`, 'type');
+      throw fieldError(['type'], `token type must be one of ${TOKEN_TYPES.join(', ')}`);
     }
     if (input.type === 'custom' && (input.permissions ?? []).length === 0) {
-      throw new TokenInputError('a custom token needs at least one action', 'permissions');
+      throw fieldError(['permissions'], 'a custom token needs at least one action');
     }
     const days = input.lifespanDays;
     if (days !== undefined && days !== null && (!Number.isInteger(days) || days <= 0)) {
-      throw new TokenInputError('lifespan must be a whole number of days', 'lifespan');
+      throw fieldError(['lifespan'], 'lifespan must be a whole number of days');
     }
   }
 
   async function checkNameFree(name: string, exceptId: number | null): Promise<void> {
     let q = db.selectFrom(API_TOKENS_TABLE).select('id').where('name', '=', name);
     if (exceptId !== null) q = q.where('id', '<>', exceptId);
-    if (await q.executeTakeFirst()) throw new TokenInputError(`a token named "${name}" already exists`, 'name', true);
+    if (await q.executeTakeFirst()) throw fieldError(['name'], 'Name already taken');
   }
 
   const newAccessKey = () => randomBytes(128).toString('hex');

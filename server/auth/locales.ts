@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { LOCALES_TABLE, type LocaleTable } from '../db/system-tables.js';
+import { AppError, fieldError } from '../errors/app-error.js';
 import { isLocaleCode } from '../query/locale-code.js';
 
 /** An i18n locale. */
@@ -36,9 +37,9 @@ export function defaultLocaleName(code: string): string {
   return `${language} (${code})`;
 }
 
-/** A locale the service refuses (a malformed code). */
-export class LocaleInputError extends Error {
-  override readonly name = 'LocaleInputError';
+/** Why a code cannot be a locale's, or null when it can (the CLI checks it before opening the data dir). */
+export function localeCodeProblem(code: string): string | null {
+  return isLocaleCode(code) ? null : `"${code}" is not a locale code (e.g. en, fr, pt-BR)`;
 }
 
 const toLocale = (r: Selectable<LocaleTable>): Locale => ({
@@ -75,7 +76,8 @@ export function createLocaleService(deps: { db: Db; now: () => Date }) {
     },
     /** Adds a locale (or renames an existing one) and optionally makes it the default. */
     async add(input: { code: string; name?: string; isDefault?: boolean }): Promise<Locale> {
-      if (!isLocaleCode(input.code)) throw new LocaleInputError(`"${input.code}" is not a locale code (e.g. en, fr, pt-BR)`);
+      const problem = localeCodeProblem(input.code);
+      if (problem !== null) throw fieldError(['code'], problem);
       const name = input.name?.trim() || defaultLocaleName(input.code);
       const at = now().toISOString();
       return db.transaction().execute(async (trx) => {
@@ -88,7 +90,7 @@ export function createLocaleService(deps: { db: Db; now: () => Date }) {
           )
           .execute();
         const locale = await byCode(input.code, trx);
-        if (!locale) throw new LocaleInputError(`locale "${input.code}" could not be stored`);
+        if (!locale) throw new AppError('InternalServerError', `locale "${input.code}" could not be stored`, undefined, { safe: false });
         return locale;
       });
     },

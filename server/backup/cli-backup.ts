@@ -1,5 +1,6 @@
 import { resolveConfig } from '../config.js';
-import { only, required, text, UsageError, type Io, type Parsed } from '../cli-args.js';
+import { only, required, text, type Io, type Parsed } from '../cli-args.js';
+import { usageError } from '../errors/app-error.js';
 import type { StorageProvider } from '../uploads/storage-provider.js';
 import { exportArchive } from './export.js';
 import { importArchive } from './import.js';
@@ -20,7 +21,7 @@ export function mediaProviderOfData(parsed: Parsed): () => Promise<StorageProvid
 /** `hearth export --file F.tar.gz [--data DIR]`: the archive is written; a summary goes to stderr. DATABASE_URL: read from PostgreSQL. */
 export async function exportCommand(parsed: Parsed, io: Io): Promise<number> {
   const format = text(parsed, 'format');
-  if (format !== undefined && format !== 'hearth') throw new UsageError('--format must be hearth or strapi');
+  if (format !== undefined && format !== 'hearth') throw usageError('--format must be hearth or strapi');
   only(parsed, ['file', 'data', 'format']);
   const file = required(parsed, 'file');
   const config = resolveConfig({ data: text(parsed, 'data') });

@@ -13,7 +13,11 @@ export type ErrorName =
   | 'PayloadTooLargeError'
   | 'RateLimitError'
   | 'NotImplementedError'
-  | 'InternalServerError';
+  | 'InternalServerError'
+  // Hearth's own, for the operator (the CLI and start-up), never a client: not safe to show by default.
+  | 'UsageError'
+  | 'ConfigError'
+  | 'ListenError';
 
 const STATUS: Record<ErrorName, number> = {
   ApplicationError: 400,
@@ -30,7 +34,13 @@ const STATUS: Record<ErrorName, number> = {
   RateLimitError: 429,
   NotImplementedError: 501,
   InternalServerError: 500,
+  UsageError: 500,
+  ConfigError: 500,
+  ListenError: 500,
 };
+
+/** The names whose message is for the operator only: the CLI prints them; an HTTP client would get the generic 500. */
+const OPERATOR_NAMES: ReadonlySet<ErrorName> = new Set(['UsageError', 'ConfigError', 'ListenError']);
 
 /** The error envelope every failed request answers with. */
 export interface ErrorBody {
@@ -41,17 +51,21 @@ export interface ErrorBody {
 /**
  * The one error class of Hearth: its `name` says which Strapi error it is and decides the status.
  * `details` is omitted from the body when undefined (Strapi omits it for SyntaxError and 500s).
+ * `safe` says whether a client may see it: the error handler answers an unsafe one with the
+ * generic 500 and logs it (with its `cause`). Field paths travel as data in `details.errors[].path`.
  */
 export class AppError extends Error {
   override readonly name: ErrorName;
   readonly status: number;
   readonly details: unknown;
+  readonly safe: boolean;
 
-  constructor(name: ErrorName, message: string, details?: unknown, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(name: ErrorName, message: string, details?: unknown, options?: { cause?: unknown; safe?: boolean }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = name;
     this.status = STATUS[name];
     this.details = details;
+    this.safe = options?.safe ?? !OPERATOR_NAMES.has(name);
   }
 
   /** The JSON body Strapi sends for this error. */
@@ -95,3 +109,18 @@ export const unauthorized = (message = 'Missing or invalid credentials', details
 export const paginationError = (message: string): AppError => new AppError('PaginationError', message, {});
 export const applicationError = (message: string, details: unknown = {}): AppError =>
   new AppError('ApplicationError', message, details);
+
+/** 400 ValidationError naming one offending field, in Strapi's `details.errors` shape (the path is data, never parsed back from the message). */
+export function fieldError(path: readonly string[], message: string): AppError {
+  return new AppError('ValidationError', message, { errors: [{ path: [...path], message, name: 'ValidationError' }] });
+}
+
+/** A mistake in how a `hearth` command was called: the CLI prints the message and exits 2. */
+export const usageError = (message: string): AppError => new AppError('UsageError', message);
+/** A setting Hearth cannot use: exit code 2, like any usage error. */
+export const configError = (message: string): AppError => new AppError('ConfigError', message);
+/** The port is taken (or the address unusable): the CLI exits 1 with this one-line reason. */
+export const listenError = (message: string, cause?: unknown): AppError => new AppError('ListenError', message, undefined, { cause });
+
+/** Whether `err` is Hearth's error of that name. */
+export const isAppError = (err: unknown, name?: ErrorName): err is AppError => err instanceof AppError && (name === undefined || err.name === name);

@@ -1,12 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import { AdminInputError, type AdminUser } from '../admin/admin-users.js';
+import type { AdminUser } from '../admin/admin-users.js';
 import type { AdminSession } from '../admin/sessions.js';
 import { AppError, unauthorized } from '../errors/app-error.js';
 import { ADMIN_LOGIN_RATE_LIMIT, ADMIN_LOGIN_RATE_WINDOW_MS } from '../limits.js';
 import type { Services } from '../services.js';
-import { fieldError, objectBody, optionalString, requiredString } from './admin-input.js';
+import { objectBody, optionalString, requiredString } from './admin-input.js';
 import { bearerOf } from './caller.js';
 import { sendError, sendJson } from './respond.js';
 
@@ -22,13 +22,6 @@ export interface SessionGuard {
   readonly require: (req: Request, res: Response, next: NextFunction) => Promise<void>;
   /** The admin of a request that passed `require`. */
   caller(req: Request): AdminCaller;
-}
-
-/** Admin account input problems as Strapi's errors: a second owner is an ApplicationError, the rest name their field. */
-export function adminInputError(err: unknown): unknown {
-  if (!(err instanceof AdminInputError)) return err;
-  if (err.field === null) return new AppError('ApplicationError', err.message, {});
-  return fieldError([err.field], err.message);
 }
 
 /** Builds the session check; API tokens, user JWTs and anything else are 401 here. */
@@ -88,7 +81,7 @@ export function publicAdminRoutes(services: Services): express.Router {
       firstname: optionalString(body, 'firstname', { nullable: true }) ?? null,
       lastname: optionalString(body, 'lastname', { nullable: true }) ?? null,
     };
-    const user = await users.registerOwner(input).catch((err: unknown) => Promise.reject(adminInputError(err)));
+    const user = await users.registerOwner(input);
     sendJson(res, 201, { data: { token: await sessions.open(user.id, 'register'), user } });
   });
 
@@ -134,7 +127,7 @@ export function sessionAdminRoutes(services: Services, guard: SessionGuard): exp
       currentPassword: optionalString(body, 'currentPassword') ?? undefined,
       password: optionalString(body, 'password') ?? undefined,
     };
-    const updated = await users.update(user.id, changes).catch((err: unknown) => Promise.reject(adminInputError(err)));
+    const updated = await users.update(user.id, changes);
     if (!updated) throw unauthorized();
     // A new password ends the admin's other sessions: whoever knew the old one is signed out.
     if (updated.passwordChanged) await sessions.revokeUser(user.id, session.id);

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { AppError, notFound } from '../errors/app-error.js';
+import { AppError, fieldError, notFound } from '../errors/app-error.js';
 import { readBody } from './body.js';
 
 /** A JSON object of a request body or a part of it. */
@@ -8,10 +8,8 @@ export type Json = Record<string, unknown>;
 /** A plain JSON object (not an array, not null). */
 export const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** 400 ValidationError naming one offending field, in Strapi's `details.errors` shape. */
-export function fieldError(path: readonly string[], message: string): AppError {
-  return new AppError('ValidationError', message, { errors: [{ path: [...path], message, name: 'ValidationError' }] });
-}
+/** 400 ValidationError naming one offending field (errors/app-error.ts's, re-exported for the admin routes). */
+export { fieldError };
 
 /** The request body as an object (an absent body is `{}`); anything else is a 400. */
 export async function objectBody(req: Request): Promise<Json> {

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import express from 'express';
-import { createMediaFolders, FolderInputError } from '../admin/media-folders.js';
+import { createMediaFolders } from '../admin/media-folders.js';
 import { whereUsed } from '../admin/where-used.js';
 import { notFound, validationError } from '../errors/app-error.js';
 import { ADMIN_DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits.js';
@@ -42,8 +42,6 @@ function folderRef(body: Json, key: string): number | null | undefined {
   return value;
 }
 
-const folderError = (err: unknown): unknown => (err instanceof FolderInputError ? fieldError([err.field], err.message) : err);
-
 /** Media library routes the admin alone has: folders, a paged and filtered file list, moves, and where a file is used. */
 export function mediaRoutes(services: Services): express.Router {
   const router = express.Router();
@@ -64,7 +62,7 @@ export function mediaRoutes(services: Services): express.Router {
   });
   router.post('/upload/folders', async (req, res) => {
     const body = await objectBody(req);
-    const folder = await folders.create({ name: requiredString(body, 'name'), parent: folderRef(body, 'parent') ?? null }).catch((e: unknown) => Promise.reject(folderError(e)));
+    const folder = await folders.create({ name: requiredString(body, 'name'), parent: folderRef(body, 'parent') ?? null });
     sendJson(res, 201, { data: folder });
   });
   router.put('/upload/folders/:id', async (req, res) => {
@@ -73,7 +71,7 @@ export function mediaRoutes(services: Services): express.Router {
     if (body.name !== undefined && typeof body.name !== 'string') throw fieldError(['name'], 'name must be a `string` type');
     const parent = folderRef(body, 'parent');
     const input = { ...(typeof body.name === 'string' ? { name: body.name } : {}), ...(parent !== undefined ? { parent } : {}) };
-    const folder = await folders.update(id, input).catch((e: unknown) => Promise.reject(folderError(e)));
+    const folder = await folders.update(id, input);
     if (!folder) throw notFound('Folder not found');
     sendJson(res, 200, { data: folder });
   });
@@ -129,7 +127,7 @@ export function mediaRoutes(services: Services): express.Router {
     const body = await objectBody(req);
     const folder = folderRef(body, 'folder');
     if (folder === undefined) throw fieldError(['folder'], 'folder is a required field (a folder id, or null for the root)');
-    if (!(await folders.moveFile(id, folder).catch((e: unknown) => Promise.reject(folderError(e))))) throw notFound('File not found');
+    if (!(await folders.moveFile(id, folder))) throw notFound('File not found');
     sendJson(res, 200, { data: await uploads.reads.one(id, null, everything) });
   });
 

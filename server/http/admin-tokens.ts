@@ -1,5 +1,5 @@
 import express from 'express';
-import { TOKEN_TYPES, TokenInputError, type TokenType } from '../auth/api-tokens.js';
+import { TOKEN_TYPES, type TokenType } from '../auth/api-tokens.js';
 import { isWellFormedAction } from '../auth/permissions.js';
 import { notFound } from '../errors/app-error.js';
 import type { Services } from '../services.js';
@@ -40,12 +40,6 @@ function lifespanDays(body: Json): number | null {
   return value / DAY_MS;
 }
 
-/** The token service's refusals as Strapi's ValidationErrors naming the field. */
-function tokenInputError(err: unknown): unknown {
-  if (!(err instanceof TokenInputError)) return err;
-  return fieldError([err.field], err.duplicate ? 'Name already taken' : err.message);
-}
-
 /** `/api-tokens`: list, create (plaintext shown once), read, update, regenerate, delete. */
 export function tokenRoutes(services: Services): express.Router {
   const router = express.Router();
@@ -64,7 +58,7 @@ export function tokenRoutes(services: Services): express.Router {
       permissions: permissions(body) ?? [],
       lifespanDays: lifespanDays(body),
     };
-    const { token, accessKey } = await tokens.create(input).catch((err: unknown) => Promise.reject(tokenInputError(err)));
+    const { token, accessKey } = await tokens.create(input);
     sendJson(res, 201, { data: { ...token, accessKey } });
   });
 
@@ -84,7 +78,7 @@ export function tokenRoutes(services: Services): express.Router {
       ...(body.type !== undefined ? { type: tokenType(body, false) } : {}),
       ...(body.permissions !== undefined ? { permissions: permissions(body) ?? [] } : {}),
     };
-    const token = await tokens.update(idParam(req.params.id, 'API token'), changes).catch((err: unknown) => Promise.reject(tokenInputError(err)));
+    const token = await tokens.update(idParam(req.params.id, 'API token'), changes);
     if (!token) throw notFound('API token not found');
     sendJson(res, 200, { data: token });
   });

@@ -7,9 +7,9 @@ import { JSON_CONTENT_TYPE, sendError } from './respond.js';
 const INTERNAL = new AppError('InternalServerError', 'Internal Server Error');
 const INTERNAL_TEXT = JSON.stringify(INTERNAL.toBody());
 
-/** Turns any thrown value into the envelope; unknown ones are logged with a request id. */
+/** Turns any thrown value into the envelope; unknown and unsafe ones are logged with a request id. */
 function answer(err: unknown, req: Request, res: Response, log: (message: string) => void): void {
-  if (err instanceof AppError) {
+  if (err instanceof AppError && err.safe) {
     sendError(res, err);
     return;
   }
@@ -19,7 +19,8 @@ function answer(err: unknown, req: Request, res: Response, log: (message: string
     return;
   }
   const id = randomBytes(6).toString('hex');
-  const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  const cause = err instanceof Error && err.cause !== undefined ? ` (cause: ${err.cause instanceof Error ? (err.cause.stack ?? err.cause.message) : String(err.cause)})` : '';
+  const detail = `${err instanceof Error ? (err.stack ?? err.message) : String(err)}${cause}`;
   log(`[${id}] ${req.method} ${req.originalUrl} failed: ${detail}`);
   res.set('X-Request-Id', id);
   sendError(res, INTERNAL);

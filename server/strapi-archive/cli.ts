@@ -1,5 +1,6 @@
 import { resolveConfig } from '../config.js';
-import { only, required, text, UsageError, type Io, type Parsed } from '../cli-args.js';
+import { only, required, text, type Io, type Parsed } from '../cli-args.js';
+import { usageError } from '../errors/app-error.js';
 import type { StorageProvider } from '../uploads/storage-provider.js';
 import { exportStrapiArchive } from './export.js';
 import { importStrapiArchive } from './import.js';
@@ -37,7 +38,7 @@ export async function strapiImportCommand(parsed: Parsed, io: Io, mediaProvider:
  */
 export function archiveName(file: string, encrypted: boolean): string {
   if (file.endsWith('.enc')) {
-    if (!encrypted) throw new UsageError(`${file} names an encrypted archive: give its key with --key`);
+    if (!encrypted) throw usageError(`${file} names an encrypted archive: give its key with --key`);
     return file;
   }
   const archive = /\.tar(\.gz)?$/.test(file) ? file : `${file}.tar.gz`;

@@ -1,7 +1,8 @@
 import { dataDirOf, databaseUrlOf } from '../config.js';
 import { openDataDir } from '../data-dir.js';
 import { createTransferTokenService, TRANSFER_ACCESS, type TransferAccess } from '../auth/transfer-tokens.js';
-import { only, required, text, UsageError, type Io, type Parsed } from '../cli-args.js';
+import { only, required, text, type Io, type Parsed } from '../cli-args.js';
+import { usageError } from '../errors/app-error.js';
 
 const isAccess = (value: string): value is TransferAccess => (TRANSFER_ACCESS as readonly string[]).includes(value);
 
@@ -10,7 +11,7 @@ export async function transferTokenCommand(parsed: Parsed, io: Io): Promise<numb
   only(parsed, ['name', 'type', 'access', 'data']);
   const name = required(parsed, 'name');
   const access = required(parsed, 'access');
-  if (!isAccess(access)) throw new UsageError(`--access must be one of ${TRANSFER_ACCESS.join(', ')}`);
+  if (!isAccess(access)) throw usageError(`--access must be one of ${TRANSFER_ACCESS.join(', ')}`);
   const dir = await openDataDir(dataDirOf(text(parsed, 'data')), { databaseUrl: databaseUrlOf() });
   try {
     const tokens = createTransferTokenService({ database: dir.database, salt: dir.secrets.apiTokenSalt, now: () => new Date() });

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ListenError, startServer, type RunningServer, type StartOptions } from '../../server/index.js';
+import { listenError, startServer, type RunningServer, type StartOptions } from '../../server/index.js';
 import { DESKTOP_HOST, desktopConfig, PREFERRED_PORT, startWithFallback } from '../../main/start-server.js';
 
 /** Holds a loopback port with a plain TCP server, as another program would. */
@@ -93,7 +93,7 @@ describe('port fallback (real server, real sockets)', () => {
     const attempts: number[] = [];
     const start = (o: StartOptions): Promise<RunningServer> => {
       attempts.push(o.config.port);
-      return Promise.reject(new ListenError(`port ${o.config.port} is already in use on 127.0.0.1`));
+      return Promise.reject(listenError(`port ${o.config.port} is already in use on 127.0.0.1`));
     };
     await expect(startWithFallback({ start, log: (m) => logs.push(m) }, options(PREFERRED_PORT))).rejects.toThrow('port 0');
     expect(attempts).toEqual([PREFERRED_PORT, 0]);

@@ -30,6 +30,12 @@ beforeAll(async () => {
     await Promise.resolve();
     throw new AppError('ForbiddenError', 'Forbidden', {});
   });
+  app.get('/unsafe', () => {
+    throw new AppError('InternalServerError', 'the public role is gone', undefined, { safe: false, cause: new Error('row 7 missing') });
+  });
+  app.get('/operator', () => {
+    throw new AppError('ListenError', 'port 1337 is already in use on 127.0.0.1');
+  });
   app.use(finalErrorHandler((m) => logs.push(m)));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
@@ -45,6 +51,8 @@ describe('finalErrorHandler', () => {
     ['/unserialisable', 500, INTERNAL],
     ['/crash', 500, INTERNAL],
     ['/async', 403, { data: null, error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} } }],
+    ['/unsafe', 500, INTERNAL],
+    ['/operator', 500, INTERNAL],
   ];
   for (const [path, status, body] of cases) {
     it(`${path} answers ${status} with the envelope, never a page or a stack`, async () => {
@@ -57,5 +65,8 @@ describe('finalErrorHandler', () => {
   it('logs what failed, with the answer that failed', () => {
     expect(logs.some((l) => l.includes('GET /unserialisable failed, and so did its error answer'))).toBe(true);
     expect(logs.some((l) => l.includes('GET /crash failed: TypeError: boom'))).toBe(true);
+    // An AppError that is not safe to show is answered as the generic 500 and logged with its cause.
+    expect(logs.some((l) => l.includes('GET /unsafe failed: InternalServerError: the public role is gone') && l.includes('row 7 missing'))).toBe(true);
+    expect(logs.some((l) => l.includes('GET /operator failed: ListenError: port 1337'))).toBe(true);
   });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSecrets } from '../../server/auth/secrets.js';
-import { ConfigError, resolveConfig } from '../../server/config.js';
+import { resolveConfig } from '../../server/config.js';
+import { AppError } from '../../server/errors/app-error.js';
 import { deviceName } from '../../server/users/device-name.js';
 import { hashPassword as hashAny, verifyPassword } from '../../server/auth/passwords.js';
 import { createUserTokens } from '../../server/users/tokens.js';
@@ -100,7 +101,8 @@ describe('configuration', () => {
       registerEnabled: false,
       accessTokenLifespan: 60,
     });
-    expect(() => users({ UP_JWT_MANAGEMENT: 'sessions' })).toThrow(ConfigError);
+    expect(() => users({ UP_JWT_MANAGEMENT: 'sessions' })).toThrow(AppError);
+    expect(() => users({ UP_JWT_MANAGEMENT: 'sessions' })).toThrow(expect.objectContaining({ name: 'ConfigError' }));
     expect(() => users({ UP_REGISTER_ENABLED: 'maybe' })).toThrow('UP_REGISTER_ENABLED must be true or false (got "maybe")');
   });
 });
