@@ -1,6 +1,5 @@
 import type { Db } from '../db/database.js';
 import { validationError } from '../errors/app-error.js';
-import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type ContentTypeModel, type Model } from '../schema/types.js';
 import { isRecord } from '../errors/is-record.js';
 
