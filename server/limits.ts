@@ -36,6 +36,8 @@ export const MAX_FILTER_DEPTH = 20;
 
 /** Prepared statements kept per connection. */
 export const STATEMENT_CACHE_SIZE = 500;
+/** Statement shapes (SQL text compiled once, then only values bound) the compiler keeps. */
+export const MAX_STATEMENT_SHAPES = 1000;
 /** SQLite waits this long for a lock held by another process before failing. */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 /** Rows SQLite samples per index when it refreshes planner statistics (PRAGMA optimize): milliseconds, not a full scan. */

@@ -2,8 +2,9 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { DynamicDB } from '../db/database.js';
 import { sqlDialect } from '../db/sql-dialect.js';
 import type { BoundValue, FilterNode } from '../query/ast.js';
-import { FILE_UID, type Model } from '../schema/types.js';
+import type { Model } from '../schema/types.js';
 import { nextAlias, type CompileContext } from './context.js';
+import { fixedConditions, linkOf } from './links.js';
 
 type EB = ExpressionBuilder<DynamicDB, string>;
 type Truth = true | false | null;
@@ -135,36 +136,15 @@ function onNullRow(node: FilterNode): Truth {
  * pieces, tied to `alias` (correlated) or not (then `self` is the column naming `alias`'s id).
  */
 function relatedRows(ctx: CompileContext, eb: EB, model: Model, alias: string, node: Extract<FilterNode, { kind: 'through' }>, correlated = true) {
-  const target = ctx.registry.model(node.target);
-  if (!target) throw new Error(`unknown model ${node.target}`);
+  const link = linkOf(ctx.registry, model, node.attribute);
+  const target = link?.target;
+  if (!link || !target) throw new Error(`${model.uid}.${node.attribute} links no rows of one model`);
   const targetAlias = nextAlias(ctx);
   const linkAlias = nextAlias(ctx);
-  if (node.via === 'relation') {
-    const attribute = model.attributes.get(node.attribute);
-    if (attribute?.kind !== 'relation') throw new Error(`${model.uid}.${node.attribute} is not a relation`);
-    const storage = ctx.registry.relationStorage(model, attribute);
-    const self = `${linkAlias}.${storage.selfColumn}`;
-    const base = eb.selectFrom(`${storage.joinTable} as ${linkAlias}`).innerJoin(`${target.table} as ${targetAlias}`, `${targetAlias}.id`, `${linkAlias}.${storage.otherColumn}`);
-    return { base: correlated ? base.whereRef(self, '=', `${alias}.id`) : base, self, target, targetAlias };
-  }
-  if (node.via === 'component') {
-    const self = `${linkAlias}.entity_id`;
-    const base = eb
-      .selectFrom(`${ctx.registry.componentsTable(model)} as ${linkAlias}`)
-      .innerJoin(`${target.table} as ${targetAlias}`, `${targetAlias}.id`, `${linkAlias}.cmp_id`)
-      .where(`${linkAlias}.field`, '=', node.attribute)
-      .where(`${linkAlias}.component_type`, '=', target.uid);
-    return { base: correlated ? base.whereRef(self, '=', `${alias}.id`) : base, self, target, targetAlias };
-  }
-  const files = ctx.registry.model(FILE_UID);
-  if (!files) throw new Error('file model missing');
-  const self = `${linkAlias}.related_id`;
-  const base = eb
-    .selectFrom(`hearth_files_related as ${linkAlias}`)
-    .innerJoin(`${files.table} as ${targetAlias}`, `${targetAlias}.id`, `${linkAlias}.file_id`)
-    .where(`${linkAlias}.related_type`, '=', model.uid)
-    .where(`${linkAlias}.field`, '=', node.attribute);
-  return { base: correlated ? base.whereRef(self, '=', `${alias}.id`) : base, self, target: files, targetAlias };
+  const self = `${linkAlias}.${link.self}`;
+  let base = eb.selectFrom(`${link.table} as ${linkAlias}`).innerJoin(`${target.table} as ${targetAlias}`, `${targetAlias}.id`, `${linkAlias}.${link.other}`);
+  for (const condition of fixedConditions(link, linkAlias)) base = base.where(condition);
+  return { base: correlated ? base.whereRef(self, '=', `${alias}.id`) : base, self, target, targetAlias };
 }
 
 /** Compiles a filter tree on `alias` (a row of `model`) into one boolean SQL expression. */

@@ -1,11 +1,10 @@
-import { sql, type SqlBool } from 'kysely';
-import type { Row } from '../db/database.js';
-import { compileFilter } from '../compiler/where.js';
+import { linkOf } from '../compiler/links.js';
+import { selectRowsById, selectTypedLinks, unique, type TypedLink } from '../compiler/populate-select.js';
 import type { PopulateNode } from '../query/ast.js';
 import { plainNode, populateAll } from '../query/populate.js';
-import { isMorphTo, morphTableName, type MorphAttribute } from '../schema/morphs.js';
+import { isMorphTo, type MorphAttribute } from '../schema/morphs.js';
 import { FILE_UID, type Model } from '../schema/types.js';
-import { attach, chunks, columnsFor, fieldsFor, linkedRows, populateItems, statusCondition, unique, type Item, type PopulateEnv } from './populate.js';
+import { attach, columnsFor, fieldsFor, linkedRows, populateItems, type Item, type PopulateEnv } from './populate.js';
 import { serializeRow } from './serialize.js';
 
 /**
@@ -20,38 +19,18 @@ export async function populateMorph(env: PopulateEnv, model: Model, parents: rea
   else await populateMorphInverse(env, model, parents, morph, node);
 }
 
-interface Link {
-  readonly parent: number;
-  readonly type: string;
-  readonly id: number;
-}
-
-async function morphLinks(env: PopulateEnv, model: Model, parents: readonly Item[], morph: MorphAttribute, node: PopulateNode): Promise<Link[]> {
-  const table = morphTableName(model, morph.name);
-  const links: Link[] = [];
-  for (const ids of chunks(unique(parents.map((p) => Number(p.row.id))))) {
-    let q = env.db.selectFrom(table).select(['entity_id', 'related_id', 'related_type']).where('entity_id', 'in', ids);
-    // With `on` fragments, only the types they name are read (Strapi's morphToMany populate).
-    if (node.on) q = q.where('related_type', 'in', node.on.size > 0 ? [...node.on.keys()] : ['']);
-    const rows = await q.orderBy('entity_id').orderBy('ord').orderBy('id').execute();
-    links.push(...rows.map((r) => ({ parent: Number(r.entity_id), type: String(r.related_type), id: Number(r.related_id) })));
-  }
-  return links;
+async function morphLinks(env: PopulateEnv, model: Model, parents: readonly Item[], morph: MorphAttribute, node: PopulateNode): Promise<TypedLink[]> {
+  const link = linkOf(env.ctx.registry, model, morph.name);
+  if (!link) return [];
+  // With `on` fragments, only the types they name are read (Strapi's morphToMany populate).
+  return selectTypedLinks(env.db, link, unique(parents.map((p) => Number(p.row.id))), node.on ? [...node.on.keys()] : undefined);
 }
 
 /** The serialised entries of one target type, by row id (rows not in the status being read are absent). */
 async function entriesOfType(env: PopulateEnv, target: Model, ids: readonly number[], node: PopulateNode): Promise<Map<number, Record<string, unknown>>> {
   const fragment = node.on?.get(target.uid) ?? { ...plainNode(target.uid), populate: node.star ? populateAll(target) : new Map() };
   const fields = fieldsFor(target, fragment, true);
-  const rows: Row[] = [];
-  for (const chunk of chunks(unique(ids))) {
-    let q = env.db.selectFrom(`${target.table} as t0`).select(columnsFor(target, fields).map((c) => `t0.${c}`)).where('t0.id', 'in', chunk);
-    const status = statusCondition(target, 't0', env.status);
-    if (status) q = q.where(status);
-    const filters = fragment.filters;
-    if (filters) q = q.where((eb) => compileFilter(env.ctx, eb, target, 't0', filters));
-    rows.push(...(await q.execute()));
-  }
+  const rows = await selectRowsById(env.db, env.ctx, { model: target, ids, columns: columnsFor(target, fields), status: env.status, filters: fragment.filters });
   const items = rows.map((row) => ({ row, out: serializeRow(target, row, fields) }));
   await populateItems(env, target, items, fragment.populate);
   if (target.uid === FILE_UID && items.length > 0) await env.presentFiles(items.map((i) => i.out));
@@ -85,30 +64,13 @@ async function populateMorphTo(env: PopulateEnv, model: Model, parents: readonly
   }
 }
 
-/** Where an inverse side finds its links: its target's `_mph` table, or the media library's own. */
-function inverseStorage(model: Model, target: Model, morphBy: string): { table: string; otherColumn: string } {
-  if (target.uid === FILE_UID && morphBy === 'related') return { table: 'hearth_files_related', otherColumn: 'file_id' };
-  return { table: morphTableName(target, morphBy), otherColumn: 'entity_id' };
-}
-
 async function populateMorphInverse(env: PopulateEnv, model: Model, parents: readonly Item[], morph: MorphAttribute, node: PopulateNode): Promise<void> {
-  const target = morph.target === undefined ? undefined : env.ctx.registry.model(morph.target);
-  if (!target || morph.morphBy === undefined) return;
+  const link = linkOf(env.ctx.registry, model, morph.name);
+  const target = link?.target;
+  if (!link || !target) return;
   // Media needs no permission of its own (as for media attributes); other targets need `find`.
   if (target.uid !== FILE_UID && !env.canRead(target.uid)) return;
-  const storage = inverseStorage(model, target, morph.morphBy);
-  const fields = fieldsFor(target, node, true);
-  const rows = await linkedRows(env, {
-    table: storage.table,
-    selfColumn: 'related_id',
-    otherColumn: storage.otherColumn,
-    orderColumn: 'ord',
-    where: ({ alias }) => [sql<SqlBool>`${sql.ref(`${alias}.related_type`)} = ${model.uid}`],
-    target,
-    node,
-    parentIds: unique(parents.map((p) => Number(p.row.id))),
-    columns: columnsFor(target, fields),
-  });
+  const rows = await linkedRows(env, { link, target, node, parentIds: unique(parents.map((p) => Number(p.row.id))), columns: columnsFor(target, fieldsFor(target, node, true)) });
   const many = morph.relation === 'morphMany';
   if (node.count) {
     const counts = new Map<number, number>();

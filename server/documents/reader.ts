@@ -4,7 +4,8 @@ import { paginationMeta } from '../query/pagination.js';
 import type { ContentTypeModel } from '../schema/types.js';
 import { compileContext, type Access, type DocumentDeps } from './context.js';
 import { populateItems, type Item } from './populate.js';
-import { countRows, listRows, type ReadScope } from './read.js';
+import { countRows, listRows } from '../compiler/list.js';
+import type { ReadScope } from '../compiler/scope.js';
 import { defaultFields, serializeRow } from './serialize.js';
 import { SLOW_LIST_MS } from '../limits.js';
 

@@ -1,4 +1,6 @@
-import type { Db, Row } from '../db/database.js';
+import { FILES_RELATED_LINK } from '../compiler/links.js';
+import { selectRowsById, selectTypedLinks } from '../compiler/populate-select.js';
+import type { Db } from '../db/database.js';
 import { defaultFields, serializeRow } from '../documents/index.js';
 import type { Registry } from '../schema/registry.js';
 
@@ -6,13 +8,6 @@ import type { Registry } from '../schema/registry.js';
 export interface FileItem {
   readonly id: number;
   readonly out: Record<string, unknown>;
-}
-
-const CHUNK = 500;
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
 }
 
 /**
@@ -29,43 +24,29 @@ export async function populateRelated(args: {
 }): Promise<void> {
   const { db, registry, canRead, items, mode } = args;
   const ids = [...new Set(items.map((i) => i.id))];
-  const links: Row[] = [];
-  for (const chunk of chunks(ids)) {
-    links.push(
-      ...(await db
-        .selectFrom('hearth_files_related')
-        .select(['file_id', 'related_id', 'related_type'])
-        .where('file_id', 'in', chunk)
-        // Strapi reads the morph join table ordered by (file, order): each link's position in its field.
-        .orderBy('file_id')
-        .orderBy('ord')
-        .orderBy('id')
-        .execute()),
-    );
-  }
+  // Strapi reads the morph join table ordered by (file, order): each link's position in its field.
+  const links = await selectTypedLinks(db, FILES_RELATED_LINK, ids);
   const visible = links.filter((l) => {
-    const model = registry.model(String(l.related_type));
+    const model = registry.model(l.type);
     return model !== undefined && (model.modelType === 'component' || canRead(model.uid));
   });
   const entries = new Map<string, Record<string, unknown>>();
   if (mode === 'entries') {
-    for (const type of new Set(visible.map((l) => String(l.related_type)))) {
+    for (const type of new Set(visible.map((l) => l.type))) {
       const model = registry.model(type);
       if (!model) continue;
       const fields = defaultFields(model);
-      const rowIds = [...new Set(visible.filter((l) => l.related_type === type).map((l) => Number(l.related_id)))];
-      for (const chunk of chunks(rowIds)) {
-        const rows = await db.selectFrom(model.table).select(fields.map((f) => f)).where('id', 'in', chunk).execute();
-        for (const row of rows) entries.set(`${type}#${Number(row.id)}`, { ...serializeRow(model, row, fields), __type: type });
-      }
+      const ids = visible.filter((l) => l.type === type).map((l) => l.id);
+      const rows = await selectRowsById(db, null, { model, ids, columns: fields, status: null, filters: null });
+      for (const row of rows) entries.set(`${type}#${Number(row.id)}`, { ...serializeRow(model, row, fields), __type: type });
     }
   }
   for (const item of items) {
-    const mine = visible.filter((l) => Number(l.file_id) === item.id);
+    const mine = visible.filter((l) => l.parent === item.id);
     if (mode === 'count') {
-      item.out.related = { count: mine.filter((l) => registry.model(String(l.related_type))).length };
+      item.out.related = { count: mine.filter((l) => registry.model(l.type)).length };
       continue;
     }
-    item.out.related = mine.flatMap((l) => entries.get(`${String(l.related_type)}#${Number(l.related_id)}`) ?? []);
+    item.out.related = mine.flatMap((l) => entries.get(`${l.type}#${l.id}`) ?? []);
   }
 }
