@@ -1,7 +1,7 @@
 import { lookupField } from '../schema/fields.js';
 import type { Registry } from '../schema/registry.js';
 import type { Model } from '../schema/types.js';
-import { childPath, fail, isEmptyValue, isIdKey, isRecord, restricted, ROOT, targetModel, type CanRead, type Path, type Visit } from './check.js';
+import { childPath, createFindings, isEmptyValue, isIdKey, isRecord, restricted, ROOT, targetModel, type CanRead, type Pass, type Path, type Visit } from './check.js';
 
 const SORT_ORDERS = new Set(['asc', 'desc']);
 
@@ -46,44 +46,53 @@ export function walkSort(value: unknown, model: Model, path: Path, registry: Reg
   }
 }
 
-/** The sort passes, in Strapi's order. */
-export function validateSort(sort: unknown, model: Model, registry: Registry, canRead?: CanRead): void {
-  const walk = (check: (v: Visit) => void) => walkSort(sort, model, ROOT, registry, check);
-  walk((v) => {
-    if (!isIdKey(v.key) && !v.field) fail(v, 'sort');
-  });
-  walk((v) => {
-    if (v.field?.kind === 'dynamiczone') fail(v, 'sort');
-  });
-  walk((v) => {
-    if (v.field?.kind === 'scalar' && v.field.type === 'password') fail(v, 'sort');
-  });
-  walk((v) => {
-    if (v.field?.private) fail(v, 'sort');
-  });
-  walk((v) => {
-    if (!isIdKey(v.key) && v.field?.kind !== 'scalar' && isEmptyValue(v.value)) fail(v, 'sort');
-  });
-  walk((v) => {
-    if (restricted(v, canRead)) fail(v, 'sort');
-  });
+/** The sort passes, in Strapi's order (each runs over the whole tree before the next). */
+export function sortPasses(canRead?: CanRead): Pass[] {
+  return [
+    (v) => !isIdKey(v.key) && !v.field,
+    (v) => v.field?.kind === 'dynamiczone',
+    (v) => v.field?.kind === 'scalar' && v.field.type === 'password',
+    (v) => Boolean(v.field?.private),
+    (v) => !isIdKey(v.key) && v.field?.kind !== 'scalar' && isEmptyValue(v.value),
+    (v) => restricted(v, canRead),
+  ];
 }
 
-function fieldKeys(fields: unknown): string[] {
+/** Validates a sort without converting it (what a populate's structure pass needs). */
+export function validateSort(sort: unknown, model: Model, registry: Registry, canRead?: CanRead): void {
+  const findings = createFindings(sortPasses(canRead), 'sort');
+  let seen = 0;
+  walkSort(sort, model, ROOT, registry, (v) => findings.visit(v, [seen++]));
+  findings.raise();
+}
+
+/** The keys of a `fields` value as Strapi's validator reads them (a comma string, lists flattened, an object's keys). */
+export function fieldKeys(fields: unknown): string[] {
   if (typeof fields === 'string') return fields.split(',').map((f) => f.trim());
   if (Array.isArray(fields)) return fields.flatMap((f) => fieldKeys(f));
   if (isRecord(fields)) return Object.keys(fields);
   return [];
 }
 
-/** The fields passes: only scalar attributes, never private or password ones. */
+/** The fields passes, in Strapi's order: only scalar attributes, never private or password ones. */
+const FIELD_PASSES: Pass[] = [
+  (v) => !isIdKey(v.key) && v.field?.kind !== 'scalar',
+  (v) => Boolean(v.field?.private) && !(v.field?.kind === 'scalar' && v.field.type === 'password'),
+  (v) => v.field?.kind === 'scalar' && v.field.type === 'password',
+];
+
+/** Checks the keys of a `fields` value (from fieldKeys) against the fields passes. */
+export function checkFieldKeys(keys: readonly string[], model: Model): void {
+  const findings = createFindings(FIELD_PASSES, 'fields');
+  keys.forEach((key, i) => {
+    const field = lookupField(model, key);
+    findings.visit({ key, field, path: childPath(ROOT, key, field), value: undefined, model }, [i]);
+  });
+  findings.raise();
+}
+
+/** Validates a `fields` value without converting it (what a populate's structure pass needs). */
 export function validateFields(fields: unknown, model: Model): void {
   if (fields === '*') return;
-  const visits = fieldKeys(fields).map((key): Visit => {
-    const field = lookupField(model, key);
-    return { key, field, path: childPath(ROOT, key, field), value: undefined, model };
-  });
-  for (const v of visits) if (!isIdKey(v.key) && v.field?.kind !== 'scalar') fail(v, 'fields');
-  for (const v of visits) if (v.field?.private && !(v.field.kind === 'scalar' && v.field.type === 'password')) fail(v, 'fields');
-  for (const v of visits) if (v.field?.kind === 'scalar' && v.field.type === 'password') fail(v, 'fields');
+  checkFieldKeys(fieldKeys(fields), model);
 }

@@ -114,6 +114,15 @@ export function createFindings(passes: readonly Pass[], param: Param) {
 /** A parameter walked once: its AST, or the conversion error to throw once every parameter is validated (Strapi validates all of them first). */
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
 
+/** A conversion run now, its error kept for later (what a parameter Strapi does not validate gets). */
+export function attempt<T>(convert: () => T): Parsed<T> {
+  try {
+    return { ok: true, value: convert() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
 /** The AST of a parsed parameter, or its conversion error thrown. */
 export function unwrap<T>(parsed: Parsed<T>): T {
   if (!parsed.ok) throw parsed.error;

@@ -1,16 +1,15 @@
 import { invalidKey, validationError } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel } from '../schema/types.js';
-import type { DocumentQuery, FilterNode, Pagination } from './ast.js';
-import { convertFields } from './fields.js';
-import { parseFilters } from './filters.js';
+import type { DocumentQuery, FilterNode, Pagination, SortTerm } from './ast.js';
+import { convertFields, parseFields } from './fields.js';
+import { convertFilters, parseFilters } from './filters.js';
 import { checkWindow, pageWindow, toPagination, withCount, type PaginationLimits } from './pagination.js';
 import { ALLOWED_QUERY_KEYS, parseLocale, parsePublicationFilter, parseStatus } from './params.js';
 import { convertPopulate } from './populate.js';
-import { convertSort } from './sort.js';
-import { unwrap, type CanRead, type Parsed } from './check.js';
+import { convertSort, parseSort } from './sort.js';
+import { attempt, unwrap, type CanRead, type Parsed } from './check.js';
 import { validatePopulate } from './check-populate.js';
-import { validateFields, validateSort } from './check-sort.js';
 import { numberOf, textOf } from './coerce.js';
 
 /** What turning a query string into a DocumentQuery needs. */
@@ -23,27 +22,30 @@ export interface QueryEnv {
 type Raw = Record<string, unknown>;
 const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 
-/** What validating a query parsed already (hand it to buildQuery): the filter tree, or the error its conversion met. */
+/** What validating a query parsed already (hand it to buildQuery): each tree, or the error its conversion met. */
 export interface ParsedParts {
   readonly filters: Parsed<FilterNode | null>;
+  readonly sort: Parsed<SortTerm[]>;
+  readonly fields: Parsed<string[] | null>;
 }
 
 /**
  * Strapi's controller-level query validation (`validateQuery`): unknown root keys first
- * (`strictParams`), then filters, sort, fields, populate, then publicationFilter. Filters are
- * converted in the same walk; a conversion error waits in the result for buildQuery, which
- * throws it where Strapi converts (after the strict parameter checks).
+ * (`strictParams`), then filters, sort, fields, populate, then publicationFilter. Filters, sort
+ * and fields are converted in the same walk; a conversion error waits in the result for
+ * buildQuery, which throws it where Strapi converts (after the strict parameter checks).
  */
 export function validateQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv): ParsedParts {
   for (const key of Object.keys(raw)) {
     if (!ALLOWED_QUERY_KEYS.has(key)) throw invalidKey({ key, path: null, source: 'query', param: key });
   }
-  const filters = parseFilters(raw.filters, { model, registry: env.registry, canRead: env.canRead });
-  if (!isEmpty(raw.sort)) validateSort(raw.sort, model, env.registry, env.canRead);
-  if (!isEmpty(raw.fields)) validateFields(raw.fields, model);
+  const scope = { model, registry: env.registry, canRead: env.canRead };
+  const filters = parseFilters(raw.filters, scope);
+  const sort = parseSort(raw.sort, scope);
+  const fields = parseFields(raw.fields, model);
   if (!isEmpty(raw.populate) && raw.populate !== '*') validatePopulate(raw.populate, model, env.registry, env.canRead);
   parsePublicationFilter(raw.publicationFilter, raw.hasPublishedVersion);
-  return { filters };
+  return { filters, sort, fields };
 }
 
 /** Root `page`/`pageSize`/`start`/`limit` as the document service's strict check sees them. */
@@ -88,11 +90,15 @@ export function buildQuery(
   model: ContentTypeModel,
   env: QueryEnv,
   params: ReturnType<typeof checkParams>,
-  parts: ParsedParts = { filters: parseFilters(raw.filters, { model, registry: env.registry }) },
+  parts: ParsedParts = {
+    filters: attempt(() => convertFilters(raw.filters, model, env.registry)),
+    sort: attempt(() => convertSort(raw.sort)),
+    fields: attempt(() => convertFields(raw.fields, model)),
+  },
 ): DocumentQuery {
-  const sort = convertSort(raw.sort);
+  const sort = unwrap(parts.sort);
   const filters = unwrap(parts.filters);
-  const fields = convertFields(raw.fields, model);
+  const fields = unwrap(parts.fields);
   const populate = convertPopulate(raw.populate, model, env.registry);
   return {
     fields,

@@ -1,11 +1,10 @@
 import { invalidKey, paginationError, validationError } from '../errors/app-error.js';
 import type { FilterNode, Pagination, SortTerm } from '../query/ast.js';
-import { convertFields } from '../query/fields.js';
+import { parseFields } from '../query/fields.js';
 import { parseFilters } from '../query/filters.js';
 import { boundedPagination, pageWindow, toPagination, withCount, type PaginationLimits } from '../query/pagination.js';
-import { convertSort } from '../query/sort.js';
+import { parseSort } from '../query/sort.js';
 import { unwrap, type CanRead } from '../query/check.js';
-import { validateFields, validateSort } from '../query/check-sort.js';
 import { defaultFields } from '../documents/index.js';
 import type { Registry } from '../schema/registry.js';
 import { FILE_MODEL, fileModel } from '../schema/file-model.js';
@@ -79,13 +78,13 @@ function readPopulate(raw: unknown): FileQuery['related'] {
 export function readFileQuery(raw: Raw, registry: Registry, canRead: CanRead): FileQuery {
   const model = fileModel(registry);
   const filters = parseFilters(raw.filters, { model, registry, canRead });
-  if (!isEmpty(raw.sort)) validateSort(raw.sort, model, registry, canRead);
-  if (!isEmpty(raw.fields)) validateFields(raw.fields, model);
+  const sort = parseSort(raw.sort, { model, registry, canRead });
+  const fields = parseFields(raw.fields, model);
   const related = readPopulate(raw.populate);
   return {
     filters: unwrap(filters),
-    sort: convertSort(raw.sort),
-    fields: (isNil(raw.fields) ? null : convertFields(raw.fields, model)) ?? defaultFields(model),
+    sort: unwrap(sort),
+    fields: unwrap(fields) ?? defaultFields(model),
     related,
   };
 }

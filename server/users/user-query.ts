@@ -1,13 +1,12 @@
 import { validationError } from '../errors/app-error.js';
 import type { DocumentQuery, FilterNode, Pagination } from '../query/ast.js';
-import { convertFields } from '../query/fields.js';
+import { parseFields } from '../query/fields.js';
 import { parseFilters } from '../query/filters.js';
 import { boundedPagination, pageWindow, toPagination, type PaginationLimits } from '../query/pagination.js';
 import { convertPopulate } from '../query/populate.js';
-import { convertSort } from '../query/sort.js';
+import { parseSort } from '../query/sort.js';
 import { unwrap, type CanRead } from '../query/check.js';
 import { validatePopulate } from '../query/check-populate.js';
-import { validateFields, validateSort } from '../query/check-sort.js';
 import type { Registry } from '../schema/registry.js';
 import { userModel } from './models.js';
 
@@ -24,13 +23,13 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 export function readUserQuery(raw: Raw, registry: Registry, canRead: CanRead): DocumentQuery {
   const model = userModel(registry);
   const filters = parseFilters(raw.filters, { model, registry, canRead });
-  if (!isEmpty(raw.sort)) validateSort(raw.sort, model, registry, canRead);
-  if (!isEmpty(raw.fields)) validateFields(raw.fields, model);
+  const sort = parseSort(raw.sort, { model, registry, canRead });
+  const fields = parseFields(raw.fields, model);
   if (!isEmpty(raw.populate) && raw.populate !== '*') validatePopulate(raw.populate, model, registry, canRead);
   return {
-    fields: convertFields(raw.fields, model),
+    fields: unwrap(fields),
     filters: unwrap(filters),
-    sort: convertSort(raw.sort),
+    sort: unwrap(sort),
     populate: convertPopulate(raw.populate, model, registry),
     status: 'published',
     locale: null,
