@@ -16,6 +16,7 @@ import { MiB, NOISE_CORES, POPULATE_STAR, RESULTS, SCHEMAS, log, messageOf, quer
 import { sendJson } from './lib/http.js';
 import { describeMachine } from './lib/machine.js';
 import { OptionsError, USAGE, readOptions, type BenchOptions } from './lib/options.js';
+import { PAGE_COUNT, seedPages } from './lib/pages.js';
 import { profileRun } from './lib/profile-run.js';
 import { mb, toMarkdown, type BenchResults, type ProfileResult, type ScalingPoint, type ScenarioResult } from './lib/report.js';
 import { loadHearth, runScenario, scenarios } from './lib/scenarios.js';
@@ -39,13 +40,15 @@ interface SavedSeed {
   /** Scaling checkpoints measured while seeding. */
   readonly scaling: ScalingPoint[];
   readonly documentIds: string[];
+  /** Slugs of the marketing pages (absent in work dirs kept before they were added). */
+  readonly pages?: string[];
 }
 
 const CHECKPOINTS = [1000, 10_000, 100_000];
 const CACHE_OFF = { HEARTH_RESPONSE_CACHE: 'false' };
 
 /** Seeds `o.docs` recipes on a server of its own (response cache off: the checkpoints time queries). */
-async function seed(o: BenchOptions, dataDir: string, token: string, env: NodeJS.ProcessEnv, cpu: number | null): Promise<SavedSeed> {
+async function seed(o: BenchOptions, dataDir: string, token: string, env: NodeJS.ProcessEnv, cpu: number | null, work: string): Promise<SavedSeed> {
   const server = await startHearth({ dataDir, schemas: SCHEMAS, env: { ...env, ...CACHE_OFF }, cpu });
   try {
     log(`seeding server on ${server.url} (pid ${server.pid}, response cache off)...`);
@@ -66,7 +69,9 @@ async function seed(o: BenchOptions, dataDir: string, token: string, env: NodeJS
     });
     if (!CHECKPOINTS.includes(o.docs)) scaling.push(...(await checkpoint({ url, token, docs: o.docs, serverPid: pid, attempts: o.attempts })));
     const rssAfterSeed = (await memoryOf(pid)).rss;
-    return { docs: o.docs, seededAt: new Date().toISOString(), seconds: seeded.seconds, segments: seeded.segments, concurrency: o.seedConcurrency, slugs: o.slugs, rssAfterSeed, scaling, documentIds: seeded.documentIds };
+    log(`seeding ${PAGE_COUNT} marketing pages (and their images)...`);
+    const pages = await seedPages({ url, token, work, recipes: seeded.documentIds });
+    return { docs: o.docs, seededAt: new Date().toISOString(), seconds: seeded.seconds, segments: seeded.segments, concurrency: o.seedConcurrency, slugs: o.slugs, rssAfterSeed, scaling, documentIds: seeded.documentIds, pages };
   } finally {
     await server.stop();
   }
@@ -158,7 +163,7 @@ async function main(): Promise<number> {
     const dataDir = reused ? join(reused.dir, 'data') : join(work, 'data');
     if (!reused) await mkdir(dataDir);
     const token = await createToken(dataDir);
-    const saved = reused ? reused.seed : await seed(o, dataDir, token, env, cpu);
+    const saved = reused ? reused.seed : await seed(o, dataDir, token, env, cpu, work);
     if (!reused && o.keep) await writeFile(join(work, SEED_FILE), JSON.stringify(saved));
 
     hearth = await startHearth({ dataDir, schemas: SCHEMAS, env, cpu });
@@ -168,7 +173,7 @@ async function main(): Promise<number> {
     log(`Hearth reports ${count.meta.pagination.total} recipes; RSS ${mb(beforeLoad)}`);
 
     ceiling = await startCeiling(work, cpu);
-    const all = scenarios(o.docs, saved.documentIds);
+    const all = scenarios(o.docs, saved.documentIds, saved.pages ?? []);
     let results: ScenarioResult[] = [];
     for (const s of all) results.push(await runScenario(s, hearth, ceiling, token, o));
     const afterLoad = (await memoryOf(hearth.pid)).rss;

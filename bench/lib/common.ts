@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import qs from 'qs';
 import { ROOT } from './server.js';
 
-/** The Strapi project the bench seeds (recipe, cuisine, region, tag and four components). */
+/** The Strapi project the bench seeds (recipe, cuisine, region, tag, page and their components). */
 export const SCHEMAS = resolve(ROOT, 'bench/schema');
 export const RESULTS = resolve(ROOT, 'bench/results');
 export const SQL_TRACE = resolve(ROOT, 'bench/lib/sql-trace.mjs');
@@ -11,6 +11,7 @@ export const MiB = 1024 * 1024;
 /** Scenario names the targets refer to. */
 export const POPULATE_STAR = 'list, populate=*';
 export const FILTER_SORT = 'filter + sort';
+export const MARKETING_PAGE = 'marketing page, dynamic zone';
 
 /** Progress and diagnostics go to stderr; stdout carries the report only. */
 export const log = (text: string): void => {

@@ -1,9 +1,10 @@
 import type { Ceiling } from './ceiling.js';
-import { FILTER_SORT, FILTER_SORT_QUERY, POPULATE_STAR, log, query } from './common.js';
+import { FILTER_SORT, FILTER_SORT_QUERY, MARKETING_PAGE, POPULATE_STAR, log, query } from './common.js';
 import { FILTER_CUISINE } from './data.js';
 import { send } from './http.js';
 import { measureQuietly, type LoadResult } from './load.js';
 import type { BenchOptions } from './options.js';
+import { pagePath } from './pages.js';
 import type { ScenarioResult } from './report.js';
 import type { HearthProcess } from './server.js';
 
@@ -17,8 +18,8 @@ export interface Scenario {
   readonly note: string;
 }
 
-/** The scenarios of issue 8, for `docs` seeded recipes whose documentIds are `ids`. */
-export function scenarios(docs: number, ids: readonly string[]): Scenario[] {
+/** The scenarios of issues 8 and 17, for `docs` seeded recipes whose documentIds are `ids` and the pages whose slugs are `pages`. */
+export function scenarios(docs: number, ids: readonly string[], pages: readonly string[]): Scenario[] {
   const sample = ids.filter((_, i) => i % Math.max(1, Math.floor(ids.length / 200)) === 0).slice(0, 200);
   const deepPage = Math.max(1, Math.floor(docs / 25));
   const deep = {
@@ -54,6 +55,17 @@ export function scenarios(docs: number, ids: readonly string[]): Scenario[] {
       read: true,
       note: `page ${deepPage} at the default page size of 25 (offset ${(deepPage - 1) * 25})`,
     },
+    ...(pages.length === 0
+      ? []
+      : [
+          {
+            name: MARKETING_PAGE,
+            method: 'GET' as const,
+            paths: pages.map(pagePath),
+            read: true,
+            note: `one page by slug (cycling through ${pages.length}): a dynamic zone of 7 sections of 6 kinds, every one populated with \`on\` fragments, down to recipe -> cuisine -> region (five levels below the page) and media at three depths`,
+          },
+        ]),
     {
       name: 'update',
       method: 'PUT',
