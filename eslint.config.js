@@ -4,7 +4,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** Node's globals for the few plain .mjs files (bench preloads); TypeScript checks the .ts ones. */
-const NODE_GLOBALS = { process: 'readonly', performance: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly', module: 'writable', require: 'readonly' };
+const NODE_GLOBALS = {
+  process: 'readonly',
+  performance: 'readonly',
+  console: 'readonly',
+  URL: 'readonly',
+  Buffer: 'readonly',
+  module: 'writable',
+  require: 'readonly',
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'release/', 'coverage/', 'test-results/', '.electron-native/', 'test/fixtures/', 'bench/results/'] },

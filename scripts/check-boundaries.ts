@@ -2,7 +2,7 @@
 // too) and checks the path rules of .dependency-cruiser.cjs; this file adds what it cannot say, no cycles
 // between server folders, on the same graph. Usage: tsx scripts/check-boundaries.ts
 import { resolve } from 'node:path';
-import { cruise, type ICruiseResult, type IModule } from 'dependency-cruiser';
+import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 
@@ -22,8 +22,14 @@ export function folderOf(path: string): string | null {
   return parts.length === 2 ? path : `${parts[0]}/${parts[1]}`;
 }
 
+/** What the cycle search reads of a cruised module: its path and the paths its imports resolve to. */
+export interface ModuleImports {
+  readonly source: string;
+  readonly dependencies: readonly { readonly resolved: string }[];
+}
+
 /** Folder-level cycles: each strongly connected group of server folders, with one file -> file import per edge. */
-export function folderCycles(modules: readonly Pick<IModule, 'source' | 'dependencies'>[]): string[] {
+export function folderCycles(modules: readonly ModuleImports[]): string[] {
   const edges = new Map<string, Map<string, string>>();
   for (const module of modules) {
     const from = folderOf(module.source);
@@ -101,7 +107,10 @@ function report(result: ICruiseResult): BoundaryReport {
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const root = resolve(import.meta.dirname, '..');
   const { existsSync } = await import('node:fs');
-  const { breaches, cycles } = await checkBoundaries(root, CHECKED_FOLDERS.filter((f) => existsSync(resolve(root, f))));
+  const { breaches, cycles } = await checkBoundaries(
+    root,
+    CHECKED_FOLDERS.filter((f) => existsSync(resolve(root, f))),
+  );
   for (const line of [...breaches, ...cycles]) process.stderr.write(`${line}\n`);
   const count = breaches.length + cycles.length;
   process.stdout.write(count === 0 ? 'import boundaries: ok\n' : `import boundaries: ${breaches.length} breaches, ${cycles.length} folder cycles\n`);

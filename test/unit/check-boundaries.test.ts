@@ -27,18 +27,22 @@ async function project(files: Record<string, string>): Promise<string> {
 
 /** The layering every rule allows: nothing below may be reported. */
 const ALLOWED = {
-  'server/index.ts': "import { createApp } from './app.js';\nimport { createDocumentService } from './documents/index.js';\nexport const start = () => [createApp, createDocumentService];\n",
+  'server/index.ts':
+    "import { createApp } from './app.js';\nimport { createDocumentService } from './documents/index.js';\nexport const start = () => [createApp, createDocumentService];\n",
   'server/app.ts': "import { route } from './http/route.js';\nexport const createApp = () => route;\n",
-  'server/http/route.ts': "import { guard } from './guard.js';\nimport { createDocumentService } from '../documents/index.js';\nexport const route = [guard, createDocumentService];\n",
+  'server/http/route.ts':
+    "import { guard } from './guard.js';\nimport { createDocumentService } from '../documents/index.js';\nexport const route = [guard, createDocumentService];\n",
   'server/http/guard.ts': 'export const guard = 1;\n',
   'server/documents/index.ts': "import { read } from './read.js';\nexport const createDocumentService = () => read;\n",
   'server/documents/read.ts': "import { parse } from '../query/parse.js';\nexport const read = parse;\n",
-  'server/query/parse.ts': "import { FIELD } from '../schema/types.js';\nimport { AppError } from '../errors/app-error.js';\nimport { MAX } from '../limits.js';\nexport const parse = [FIELD, AppError, MAX];\n",
+  'server/query/parse.ts':
+    "import { FIELD } from '../schema/types.js';\nimport { AppError } from '../errors/app-error.js';\nimport { MAX } from '../limits.js';\nexport const parse = [FIELD, AppError, MAX];\n",
   'server/schema/types.ts': 'export const FIELD = 1;\n',
   'server/errors/app-error.ts': 'export class AppError extends Error {}\n',
   'server/limits.ts': 'export const MAX = 1;\n',
   'main/main.ts': "import { start } from '../server/index.js';\nexport const go = start;\n",
-  'test/reach-in.test.ts': "import { read } from '../server/documents/read.js';\nimport { guard } from '../server/http/guard.js';\nexport const t = [read, guard];\n",
+  'test/reach-in.test.ts':
+    "import { read } from '../server/documents/read.js';\nimport { guard } from '../server/http/guard.js';\nexport const t = [read, guard];\n",
 };
 
 describe('import-boundary check (scripts/check-boundaries.ts)', () => {
@@ -92,8 +96,13 @@ describe('import-boundary check (scripts/check-boundaries.ts)', () => {
   it('maps modules to folder nodes and finds longer cycles', () => {
     expect([folderOf('server/query/ast.ts'), folderOf('server/services.ts'), folderOf('main/main.ts')]).toEqual(['server/query', 'server/services.ts', null]);
     const module = (source: string, ...to: string[]) => ({ source, dependencies: to.map((resolved) => ({ resolved })) });
-    const modules = [module('server/a/x.ts', 'server/b/y.ts'), module('server/b/y.ts', 'server/c.ts'), module('server/c.ts', 'server/a/z.ts'), module('server/d/w.ts', 'server/a/x.ts')];
-    expect(folderCycles(modules as never)).toEqual([
+    const modules = [
+      module('server/a/x.ts', 'server/b/y.ts'),
+      module('server/b/y.ts', 'server/c.ts'),
+      module('server/c.ts', 'server/a/z.ts'),
+      module('server/d/w.ts', 'server/a/x.ts'),
+    ];
+    expect(folderCycles(modules)).toEqual([
       'cycle between server/a, server/b, server/c.ts:\n    server/a/x.ts -> server/b/y.ts\n    server/b/y.ts -> server/c.ts\n    server/c.ts -> server/a/z.ts',
     ]);
   });
