@@ -5,7 +5,7 @@ import type { DocumentQuery, Pagination } from '../query/ast.js';
 import { checkPopulateAccess } from '../query/check-populate.js';
 import { convertFields } from '../query/fields.js';
 import { convertPopulate } from '../query/populate.js';
-import { buildQuery, checkParams, readListQuery, readOneQuery, validateQuery, type QueryEnv } from '../query/read-query.js';
+import { buildQuery, checkParams, readListQuery, readOneQuery, validateQuery, type ParsedParts, type QueryEnv } from '../query/read-query.js';
 import { lookupField } from '../schema/fields.js';
 import type { ContentTypeModel } from '../schema/types.js';
 import { readBody } from './body.js';
@@ -66,9 +66,9 @@ function lenientQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv): Documen
   };
 }
 
-/** The query of a write or delete: validated and converted for collection types, lenient for single types. */
-function writeQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv): DocumentQuery {
-  return model.kind === 'singleType' ? lenientQuery(raw, model, env) : buildQuery(raw, model, env, checkParams(raw, false));
+/** The query of a write or delete: what validateQuery parsed for collection types (`parts`), lenient for single types. */
+function writeQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv, parts: ParsedParts | null): DocumentQuery {
+  return parts === null ? lenientQuery(raw, model, env) : buildQuery(raw, model, env, checkParams(raw, false), parts);
 }
 
 /** Parses a content-API request (method already allowed for its route) into its document-service call. */
@@ -80,10 +80,10 @@ export async function parseContentCall(args: { req: Request; method: string; tar
     if (!single && documentId === null) return { kind: 'findMany', ...readListQuery(raw, model, env) };
     return { kind: 'findOne', documentId, query: readOneQuery(raw, model, env) };
   }
-  if (!single) validateQuery(raw, model, env);
-  if (method === 'DELETE') return { kind: 'remove', documentId, query: writeQuery(raw, model, env), statusGiven: !isEmpty(raw.status) };
+  const parts = single ? null : validateQuery(raw, model, env);
+  if (method === 'DELETE') return { kind: 'remove', documentId, query: writeQuery(raw, model, env, parts), statusGiven: !isEmpty(raw.status) };
   const data = await bodyData(req);
   checkInput(data, model, env.registry, env.canRead);
-  const query = writeQuery(raw, model, env);
+  const query = writeQuery(raw, model, env, parts);
   return method === 'POST' ? { kind: 'create', data, query } : { kind: 'update', documentId, data, query };
 }
