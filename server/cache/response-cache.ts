@@ -67,6 +67,14 @@ export function cacheKeyOf(callerKey: string, registryTag: number, v4: boolean, 
   return `${callerKey}\n${registryTag}\n${v4 ? 'v4' : 'v5'}\n${url}`;
 }
 
+/** A hit's slot: one small object, no closure, on the benchmark's fast path. */
+class HitSlot implements ReadSlot {
+  constructor(readonly hit: Buffer) {}
+  store(): Buffer {
+    return this.hit;
+  }
+}
+
 /** The slot of a request that is not cached: nothing found, nothing stored. */
 const UNCACHED: ReadSlot = { hit: undefined, store: (text) => Buffer.from(text) };
 
@@ -145,7 +153,7 @@ export function createResponseCache(deps: { changeStamp: () => string | null; li
     if (stamp === null) return UNCACHED;
     const key = cacheKeyOf(args.callerKey, cache.tagOf(args.registry), args.v4, args.url);
     const hit = cache.get(key, stamp)?.body;
-    if (hit !== undefined) return { hit, store: () => hit };
+    if (hit !== undefined) return new HitSlot(hit);
     const slot: ReadSlot = { hit: undefined, store: (text) => cache.set(key, stamp, text) };
     misses.set(args.request, { args, slot });
     return slot;
