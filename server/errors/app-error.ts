@@ -17,7 +17,8 @@ export type ErrorName =
   // Hearth's own, for the operator (the CLI and start-up), never a client: not safe to show by default.
   | 'UsageError'
   | 'ConfigError'
-  | 'ListenError';
+  | 'ListenError'
+  | 'SchemaError';
 
 const STATUS: Record<ErrorName, number> = {
   ApplicationError: 400,
@@ -37,10 +38,11 @@ const STATUS: Record<ErrorName, number> = {
   UsageError: 500,
   ConfigError: 500,
   ListenError: 500,
+  SchemaError: 500,
 };
 
 /** The names whose message is for the operator only: the CLI prints them; an HTTP client would get the generic 500. */
-const OPERATOR_NAMES: ReadonlySet<ErrorName> = new Set(['UsageError', 'ConfigError', 'ListenError']);
+const OPERATOR_NAMES: ReadonlySet<ErrorName> = new Set(['UsageError', 'ConfigError', 'ListenError', 'SchemaError']);
 
 /** The error envelope every failed request answers with. */
 export interface ErrorBody {

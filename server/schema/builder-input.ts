@@ -1,6 +1,6 @@
-import { AppError } from '../errors/app-error.js';
+import { fieldError, isAppError } from '../errors/app-error.js';
 import type { CustomFieldTable } from './custom-fields.js';
-import { parseComponent, parseContentType, SchemaError } from './parse.js';
+import { parseComponent, parseContentType, schemaPlace } from './parse.js';
 
 /**
  * What the content-type builder accepts as a schema: Strapi's schema.json, checked key by key so
@@ -21,10 +21,8 @@ const COMPONENT_KEYS = ['category', 'name', 'collectionName', 'info', 'options',
 /** A JSON object (not an array, not null). */
 export const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** 400 ValidationError naming one path, in Strapi's `details.errors` shape. */
-export function schemaFieldError(path: readonly string[], message: string): AppError {
-  return new AppError('ValidationError', message, { errors: [{ path: [...path], message, name: 'ValidationError' }] });
-}
+/** 400 ValidationError naming one path, in Strapi's `details.errors` shape (errors/app-error.ts's fieldError). */
+export const schemaFieldError = fieldError;
 
 function object(value: unknown, path: string[], fallback?: Json): Json {
   if (value === undefined && fallback !== undefined) return fallback;
@@ -76,16 +74,18 @@ function checkAttributes(doc: Json, root: Root, parse: (doc: Json) => void, wher
   try {
     parse({ ...doc, attributes: {} });
   } catch (err) {
-    if (!(err instanceof SchemaError)) throw err;
-    const key = /"(collectionName|kind|info\.\w+)"/.exec(err.message)?.[1];
-    throw schemaFieldError(key ? [root, ...key.split('.')] : [root], withoutWhere(err.message, where));
+    if (!isAppError(err, 'SchemaError')) throw err;
+    // Without attributes, a problem is the document's own key (collectionName, kind, info.*) or the document.
+    const { path } = schemaPlace(err);
+    const key = path[0] === 'collectionName' || path[0] === 'kind' || path[0] === 'info' ? path : [];
+    throw schemaFieldError([root, ...key], withoutWhere(err.message, where));
   }
   for (const [name, value] of Object.entries(attributes)) {
     const path = [root, 'attributes', name];
     try {
       parse({ ...doc, attributes: { [name]: value } });
     } catch (err) {
-      if (!(err instanceof SchemaError)) throw err;
+      if (!isAppError(err, 'SchemaError')) throw err;
       throw schemaFieldError(path, withoutWhere(err.message, where));
     }
     if (isJson(value) && value.type === 'uid' && value.targetField !== undefined && value.targetField !== null) {
@@ -98,9 +98,10 @@ function checkAttributes(doc: Json, root: Root, parse: (doc: Json) => void, wher
   try {
     parse(doc);
   } catch (err) {
-    if (!(err instanceof SchemaError)) throw err;
-    const attribute = /attributes? "([^"]+)"/.exec(err.message)?.[1];
-    throw schemaFieldError(attribute ? [root, 'attributes', attribute] : [root], err.message);
+    if (!isAppError(err, 'SchemaError')) throw err;
+    // With every attribute, what is left is an attribute's (an index on a relation, two names differing in case) or the document's.
+    const [key, attribute] = schemaPlace(err).path;
+    throw schemaFieldError(key === 'attributes' && attribute !== undefined ? [root, 'attributes', attribute] : [root], err.message);
   }
 }
 

@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
-import { notFound } from '../errors/app-error.js';
+import { isAppError, notFound } from '../errors/app-error.js';
 import { componentDoc, contentTypeDoc, isJson, schemaFieldError, type Json, type Root } from './builder-input.js';
 import { dropComponentUses, dropRelationsTo, syncInverseSides, type Docs } from './builder-relations.js';
 import type { Renames } from './change-plan.js';
-import { columnKey, parseComponent, parseContentType, SchemaError, strapiColumnName } from './parse.js';
+import { columnKey, parseComponent, parseContentType, schemaPlace, strapiColumnName } from './parse.js';
 import { buildRegistry, type Registry } from './registry.js';
 import { keepCustomFields } from './builder-custom-fields.js';
 import type { BuiltInModels } from './built-ins.js';
@@ -87,12 +87,13 @@ function checkedRegistry(docs: ProjectDocs, uid: string, root: Root): Registry {
   try {
     return registryOf(docs);
   } catch (err) {
-    if (!(err instanceof SchemaError)) throw err;
-    const attribute = err.message.startsWith(`${uid}: `) ? /attribute "([^"]+)"/.exec(err.message)?.[1] : undefined;
+    if (!isAppError(err, 'SchemaError')) throw err;
+    // The edited schema's attribute when the problem is one of its attributes; a clash of API names or tables names the key.
+    const place = schemaPlace(err);
+    const [key, attribute] = place.path;
     let path: string[] = [root];
-    if (attribute !== undefined) path = [root, 'attributes', attribute];
-    else if (/API name|served at|reserved/.test(err.message)) path = [root, 'info', 'pluralName'];
-    else if (/table|would both use the name/.test(err.message)) path = [root, 'collectionName'];
+    if (place.uid === uid && key === 'attributes' && attribute !== undefined) path = [root, 'attributes', attribute];
+    else if (key === 'info' || key === 'collectionName') path = [root, ...place.path];
     throw schemaFieldError(path, err.message);
   }
 }

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { BuiltInModels } from './built-ins.js';
 import { FILE_MODEL, FILE_PLUGIN_SCHEMA } from './file-model.js';
-import { parseContentType, SchemaError } from './parse.js';
+import { parseContentType, schemaError } from './parse.js';
 import type { Attribute, ContentTypeModel } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -90,13 +90,13 @@ function checkAdded(entry: Extendable, parsed: ContentTypeModel, where: string):
   const taken = new Set(entry.columns.map((c) => c.toLowerCase()));
   for (const attr of parsed.attributes.values()) {
     if (entry.base.attributes.has(attr.name)) continue;
-    if (taken.has(attr.name.toLowerCase())) throw new SchemaError(`${where}: attribute "${attr.name}" would take the column "${attr.name}" Hearth keeps in ${entry.base.table}`);
+    if (taken.has(attr.name.toLowerCase())) throw schemaError(`${where}: attribute "${attr.name}" would take the column "${attr.name}" Hearth keeps in ${entry.base.table}`);
     if (entry.scalarsOnly && attr.kind !== 'scalar') {
-      throw new SchemaError(`${where}: attribute "${attr.name}" is a ${attr.kind}; Hearth adds only scalar attributes (string, text, number, boolean, date, json, enumeration...) to ${entry.base.uid}`);
+      throw schemaError(`${where}: attribute "${attr.name}" is a ${attr.kind}; Hearth adds only scalar attributes (string, text, number, boolean, date, json, enumeration...) to ${entry.base.uid}`);
     }
   }
   for (const morph of parsed.morphs?.values() ?? []) {
-    if (entry.scalarsOnly) throw new SchemaError(`${where}: attribute "${morph.name}" is a ${morph.relation} relation; Hearth adds only scalar attributes (string, text, number, boolean, date, json, enumeration...) to ${entry.base.uid}`);
+    if (entry.scalarsOnly) throw schemaError(`${where}: attribute "${morph.name}" is a ${morph.relation} relation; Hearth adds only scalar attributes (string, text, number, boolean, date, json, enumeration...) to ${entry.base.uid}`);
   }
 }
 
@@ -107,9 +107,9 @@ function checkAdded(entry: Extendable, parsed: ContentTypeModel, where: string):
  */
 function extendPluginModel(entry: Extendable, extension: unknown, where: string): ContentTypeModel {
   const { base, schema } = entry;
-  if (!isObject(extension)) throw new SchemaError(`${where}: must be a JSON object`);
+  if (!isObject(extension)) throw schemaError(`${where}: must be a JSON object`);
   const refuse = (what: string): never => {
-    throw new SchemaError(`${where}: ${what} (Hearth serves ${base.uid} with it)`);
+    throw schemaError(`${where}: ${what} (Hearth serves ${base.uid} with it)`);
   };
   const merged: Json = { ...schema, ...extension };
   const attributes = withoutApart(entry, merged.attributes, refuse);
@@ -174,7 +174,7 @@ export async function loadExtensions(root: string, builtIns: BuiltInModels): Pro
       try {
         raw = JSON.parse(text);
       } catch (err) {
-        throw new SchemaError(`${where}: not valid JSON (${(err as Error).message})`);
+        throw schemaError(`${where}: not valid JSON (${(err as Error).message})`);
       }
       out.push(extendPluginModel(entry, raw, where));
     }

@@ -1,4 +1,4 @@
-import { SchemaError } from './parse.js';
+import { schemaError } from './parse.js';
 
 /**
  * Hearth's own options in a content type's schema.json, under `pluginOptions.hearth` (Strapi
@@ -19,10 +19,10 @@ export function hearthOptions(raw: Record<string, unknown>, where: string): { de
   const options = isObject(plugin) ? plugin[HEARTH_PLUGIN_OPTIONS] : undefined;
   if (options === undefined) return {};
   const at = `${where}: "pluginOptions.${HEARTH_PLUGIN_OPTIONS}"`;
-  if (!isObject(options)) throw new SchemaError(`${at} must be an object`);
-  for (const key of Object.keys(options)) if (!KEYS.includes(key)) throw new SchemaError(`${at}: unknown key "${key}" (Hearth reads "defaultPopulate")`);
+  if (!isObject(options)) throw schemaError(`${at} must be an object`);
+  for (const key of Object.keys(options)) if (!KEYS.includes(key)) throw schemaError(`${at}: unknown key "${key}" (Hearth reads "defaultPopulate")`);
   const value = options.defaultPopulate;
   if (value === undefined || value === null) return {};
   if (typeof value === 'string' || isObject(value) || (Array.isArray(value) && value.every((v) => typeof v === 'string'))) return { defaultPopulate: value as DefaultPopulate };
-  throw new SchemaError(`${at}.defaultPopulate must be a populate: "*", paths ("a,b.c" or ["a", "b.c"]) or an object`);
+  throw schemaError(`${at}.defaultPopulate must be a populate: "*", paths ("a,b.c" or ["a", "b.c"]) or an object`);
 }

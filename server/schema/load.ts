@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import type { BuiltInModels } from './built-ins.js';
 import { loadExtensions } from './extensions.js';
 import type { CustomFieldTable } from './custom-fields.js';
-import { parseComponent, parseContentType, SchemaError } from './parse.js';
+import { parseComponent, parseContentType, schemaError } from './parse.js';
 import { loadCustomFieldTable } from './project-config.js';
 import type { ComponentModel, ContentTypeModel } from './types.js';
 
@@ -27,7 +27,7 @@ async function readJson(file: string, where: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new SchemaError(`${where}: not valid JSON (${(err as Error).message})`);
+    throw schemaError(`${where}: not valid JSON (${(err as Error).message})`);
   }
 }
 

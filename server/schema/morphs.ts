@@ -1,5 +1,5 @@
 import { identifier } from '../db/identifiers.js';
-import { SchemaError } from './parse.js';
+import { schemaError } from './parse.js';
 import type { Model } from './types.js';
 
 /**
@@ -46,7 +46,7 @@ export function parseMorphs(raw: Json, where: string): Map<string, MorphAttribut
     const target = value.target;
     const morphBy = value.morphBy;
     if (inverse && (typeof target !== 'string' || typeof morphBy !== 'string')) {
-      throw new SchemaError(`${at}: a ${relation} relation needs "target" and "morphBy"`);
+      throw schemaError(`${at}: a ${relation} relation needs "target" and "morphBy"`, { path: ['attributes', name] });
     }
     out.set(name, {
       name,
@@ -71,11 +71,12 @@ export function checkMorphs(model: Model, byUid: ReadonlyMap<string, Model>, fil
     if (morph.target === undefined || morph.morphBy === undefined) continue;
     const at = `${model.uid}: attribute "${morph.name}"`;
     const target = byUid.get(morph.target);
-    if (!target) throw new SchemaError(`${at}: relation target "${morph.target}" is not a known content type`);
+    const place = { uid: model.uid, path: ['attributes', morph.name] };
+    if (!target) throw schemaError(`${at}: relation target "${morph.target}" is not a known content type`, place);
     const other = target.morphs?.get(morph.morphBy);
     const isFilesRelated = target.uid === fileUid && morph.morphBy === 'related';
     if (!isFilesRelated && (other === undefined || !isMorphTo(other))) {
-      throw new SchemaError(`${at}: "${target.uid}" has no morphToOne or morphToMany relation "${morph.morphBy}"`);
+      throw schemaError(`${at}: "${target.uid}" has no morphToOne or morphToMany relation "${morph.morphBy}"`, place);
     }
   }
 }

@@ -13,10 +13,39 @@ import { identifier } from '../db/identifiers.js';
 import { isMorphRaw, MORPH_KINDS, parseMorphs } from './morphs.js';
 import { BUILT_IN_CUSTOM_FIELDS, isCustomFieldUid, resolveCustomField, type CustomFieldTable } from './custom-fields.js';
 import { hearthOptions } from './hearth-options.js';
+import { AppError, isAppError } from '../errors/app-error.js';
 
-/** A schema file Hearth cannot use; the message names the file and the offending key. */
-export class SchemaError extends Error {
-  override readonly name = 'SchemaError';
+/** Where in a project a schema problem is: the model it concerns and the path inside that model's document. */
+export interface SchemaPlace {
+  readonly uid?: string;
+  readonly path: readonly string[];
+}
+
+/**
+ * A schema file Hearth cannot use: the message names the file and the offending key, and the
+ * place is data (`details.uid`, `details.errors[0].path`), which the content-type builder answers
+ * with. Operator-facing (the CLI prints it); a client sees it only as the builder's 400.
+ */
+export function schemaError(message: string, place: SchemaPlace = { path: [] }): AppError {
+  return new AppError('SchemaError', message, { uid: place.uid, errors: [{ path: [...place.path], message, name: 'ValidationError' }] });
+}
+
+/** The place a SchemaError names (an empty path when none). */
+export function schemaPlace(err: AppError): SchemaPlace {
+  const details = isObject(err.details) ? err.details : {};
+  const [first] = Array.isArray(details.errors) ? details.errors : [];
+  const path = isObject(first) && Array.isArray(first.path) ? first.path.filter((p): p is string => typeof p === 'string') : [];
+  return typeof details.uid === 'string' ? { uid: details.uid, path } : { path };
+}
+
+/** Runs `parse`; a SchemaError it throws without a place gets `place` (the caller knows which part it was reading). */
+export function atPlace<T>(place: SchemaPlace, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (!isAppError(err, 'SchemaError') || schemaPlace(err).path.length > 0) throw err;
+    throw schemaError(err.message, place);
+  }
 }
 
 type Json = Record<string, unknown>;
@@ -54,21 +83,21 @@ function optionalNumber(raw: Json, key: string, where: string): number | undefin
   const v = raw[key];
   if (v === undefined || v === null) return undefined;
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw new SchemaError(`${where}: "${key}" must be a number`);
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw schemaError(`${where}: "${key}" must be a number`);
   return n;
 }
 
 function optionalString(raw: Json, key: string, where: string): string | undefined {
   const v = raw[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new SchemaError(`${where}: "${key}" must be a string`);
+  if (typeof v !== 'string') throw schemaError(`${where}: "${key}" must be a string`);
   return v;
 }
 
 function bool(raw: Json, key: string, where: string): boolean {
   const v = raw[key];
   if (v === undefined || v === null) return false;
-  if (typeof v !== 'boolean') throw new SchemaError(`${where}: "${key}" must be true or false`);
+  if (typeof v !== 'boolean') throw schemaError(`${where}: "${key}" must be true or false`);
   return v;
 }
 
@@ -84,9 +113,9 @@ function parseScalar(name: string, type: ScalarType, raw: Json, where: string, c
   if (type === 'enumeration') {
     const values = raw.enum;
     if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string')) {
-      throw new SchemaError(`${where}: an enumeration needs "enum", a non-empty list of strings`);
+      throw schemaError(`${where}: an enumeration needs "enum", a non-empty list of strings`);
     }
-    if (new Set(values).size !== values.length) throw new SchemaError(`${where}: "enum" has duplicate values`);
+    if (new Set(values).size !== values.length) throw schemaError(`${where}: "enum" has duplicate values`);
     enumValues = values;
   }
   const regex = optionalString(raw, 'regex', where);
@@ -94,7 +123,7 @@ function parseScalar(name: string, type: ScalarType, raw: Json, where: string, c
     try {
       new RegExp(regex);
     } catch {
-      throw new SchemaError(`${where}: "regex" is not a valid regular expression`);
+      throw schemaError(`${where}: "regex" is not a valid regular expression`);
     }
   }
   const targetField = optionalString(raw, 'targetField', where);
@@ -126,7 +155,7 @@ interface Common {
 function parseCustomField(name: string, raw: Json, at: string, common: Common, customFields: CustomFieldTable): Attribute {
   const uid = raw.customField;
   if (typeof uid !== 'string' || !isCustomFieldUid(uid)) {
-    throw new SchemaError(`${at}: "customField" must name the custom field (plugin::<plugin>.<name> or global::<name>)`);
+    throw schemaError(`${at}: "customField" must name the custom field (plugin::<plugin>.<name> or global::<name>)`);
   }
   const { type, known } = resolveCustomField(customFields, uid);
   return { ...parseScalar(name, type, raw, at, common), customField: { uid, known } };
@@ -136,12 +165,12 @@ function parseCustomField(name: string, raw: Json, at: string, common: Common, c
 function parseAttribute(name: string, raw: unknown, where: string, typeLocalized: boolean, customFields: CustomFieldTable): Attribute {
   const at = `${where}: attribute "${name}"`;
   if (!ATTRIBUTE_NAME.test(name)) {
-    throw new SchemaError(`${at}: names must start with a letter and contain only letters, digits and _`);
+    throw schemaError(`${at}: names must start with a letter and contain only letters, digits and _`);
   }
-  if (RESERVED_ATTRIBUTE_NAMES.has(name)) throw new SchemaError(`${at}: "${name}" is a reserved name`);
-  if (!isObject(raw)) throw new SchemaError(`${at}: must be an object`);
+  if (RESERVED_ATTRIBUTE_NAMES.has(name)) throw schemaError(`${at}: "${name}" is a reserved name`);
+  if (!isObject(raw)) throw schemaError(`${at}: must be an object`);
   const type = raw.type;
-  if (typeof type !== 'string') throw new SchemaError(`${at}: "type" is missing`);
+  if (typeof type !== 'string') throw schemaError(`${at}: "type" is missing`);
   const explicit = localizedOption(raw);
   const alwaysLocalized = type === 'relation' || type === 'uid';
   const common: Common = {
@@ -158,7 +187,7 @@ function parseAttribute(name: string, raw: unknown, where: string, typeLocalized
       const allowed = raw.allowedTypes;
       if (allowed !== undefined && allowed !== null) {
         if (!Array.isArray(allowed) || !allowed.every((t) => typeof t === 'string' && MEDIA_TYPES.has(t))) {
-          throw new SchemaError(`${at}: "allowedTypes" must list images, files, videos or audios`);
+          throw schemaError(`${at}: "allowedTypes" must list images, files, videos or audios`);
         }
       }
       return {
@@ -171,18 +200,18 @@ function parseAttribute(name: string, raw: unknown, where: string, typeLocalized
     case 'relation': {
       const relation = raw.relation;
       if (typeof relation !== 'string' || !(RELATION_KINDS as readonly string[]).includes(relation)) {
-        throw new SchemaError(`${at}: "relation" must be one of ${[...RELATION_KINDS, ...MORPH_KINDS].join(', ')}`);
+        throw schemaError(`${at}: "relation" must be one of ${[...RELATION_KINDS, ...MORPH_KINDS].join(', ')}`);
       }
       const target = raw.target;
-      if (typeof target !== 'string') throw new SchemaError(`${at}: "target" is missing`);
+      if (typeof target !== 'string') throw schemaError(`${at}: "target" is missing`);
       const inversedBy = optionalString(raw, 'inversedBy', at);
       const mappedBy = optionalString(raw, 'mappedBy', at);
       if (inversedBy !== undefined && mappedBy !== undefined) {
-        throw new SchemaError(`${at}: a relation has either "inversedBy" or "mappedBy", not both`);
+        throw schemaError(`${at}: a relation has either "inversedBy" or "mappedBy", not both`);
       }
       const kind = relation as RelationKind;
       if ((kind === 'oneWay' || kind === 'manyWay') && (inversedBy || mappedBy)) {
-        throw new SchemaError(`${at}: ${kind} relations are one-sided and take no "inversedBy"/"mappedBy"`);
+        throw schemaError(`${at}: ${kind} relations are one-sided and take no "inversedBy"/"mappedBy"`);
       }
       return {
         ...common,
@@ -197,7 +226,7 @@ function parseAttribute(name: string, raw: unknown, where: string, typeLocalized
     }
     case 'component': {
       const component = raw.component;
-      if (typeof component !== 'string') throw new SchemaError(`${at}: "component" is missing`);
+      if (typeof component !== 'string') throw schemaError(`${at}: "component" is missing`);
       return {
         ...common,
         kind: 'component',
@@ -210,7 +239,7 @@ function parseAttribute(name: string, raw: unknown, where: string, typeLocalized
     case 'dynamiczone': {
       const components = raw.components;
       if (!Array.isArray(components) || !components.every((c) => typeof c === 'string')) {
-        throw new SchemaError(`${at}: "components" must be a list of component uids`);
+        throw schemaError(`${at}: "components" must be a list of component uids`);
       }
       return {
         ...common,
@@ -221,22 +250,22 @@ function parseAttribute(name: string, raw: unknown, where: string, typeLocalized
       };
     }
     default:
-      throw new SchemaError(`${at}: unknown attribute type "${type}"`);
+      throw schemaError(`${at}: unknown attribute type "${type}"`);
   }
 }
 
 function parseAttributes(raw: Json, where: string, typeLocalized: boolean, customFields: CustomFieldTable): Map<string, Attribute> {
   const attributes = raw.attributes;
-  if (!isObject(attributes)) throw new SchemaError(`${where}: "attributes" must be an object`);
+  if (!isObject(attributes)) throw schemaError(`${where}: "attributes" must be an object`);
   const map = new Map<string, Attribute>();
   const lower = new Set<string>();
   for (const [name, value] of Object.entries(attributes)) {
     const key = name.toLowerCase();
-    if (lower.has(key)) throw new SchemaError(`${where}: attributes "${name}" and another differ only in case`);
+    if (lower.has(key)) throw schemaError(`${where}: attributes "${name}" and another differ only in case`, { path: ['attributes', name] });
     lower.add(key);
     // Polymorphic relations are read by parseMorphs (morphs.ts).
     if (isMorphRaw(value)) continue;
-    map.set(name, parseAttribute(name, value, where, typeLocalized, customFields));
+    map.set(name, atPlace({ path: ['attributes', name] }, () => parseAttribute(name, value, where, typeLocalized, customFields)));
   }
   return map;
 }
@@ -252,15 +281,15 @@ export const strapiColumnName = (attribute: string): string => attribute.replace
 
 /** The Hearth column a schema's index names: an attribute name, Strapi's snake_case column for it, or a system column. */
 function indexColumn(name: unknown, attributes: ReadonlyMap<string, Attribute>, contentType: boolean, at: string): string {
-  if (typeof name !== 'string' || name === '') throw new SchemaError(`${at}: must be a column name`);
+  if (typeof name !== 'string' || name === '') throw schemaError(`${at}: must be a column name`);
   const system = (contentType ? SYSTEM_COLUMNS : ['id']).find((c) => c === name || strapiColumnName(c) === name);
   if (system !== undefined) return system;
   const exact = attributes.get(name);
   const matches = exact ? [exact] : [...attributes.values()].filter((a) => columnKey(a.name) === columnKey(name));
   const [attr] = matches;
   if (attr === undefined || matches.length > 1 || attr.kind !== 'scalar') {
-    const why = attr !== undefined && matches.length === 1 ? `attribute "${attr.name}" is a ${attr.kind}, which has no column of its own` : `no scalar attribute or system column is named "${name}"`;
-    throw new SchemaError(`${at}: ${why}`);
+    if (attr !== undefined && matches.length === 1) throw schemaError(`${at}: attribute "${attr.name}" is a ${attr.kind}, which has no column of its own`, { path: ['attributes', attr.name] });
+    throw schemaError(`${at}: no scalar attribute or system column is named "${name}"`);
   }
   return attr.name;
 }
@@ -272,21 +301,21 @@ function indexColumn(name: unknown, attributes: ReadonlyMap<string, Attribute>, 
  */
 function parseIndexes(raw: Json, attributes: ReadonlyMap<string, Attribute>, contentType: boolean, where: string): DeclaredIndex[] {
   if (raw.indexes === undefined || raw.indexes === null) return [];
-  if (!Array.isArray(raw.indexes)) throw new SchemaError(`${where}: "indexes" must be an array`);
+  if (!Array.isArray(raw.indexes)) throw schemaError(`${where}: "indexes" must be an array`);
   const out: DeclaredIndex[] = [];
   const names = new Set<string>();
   raw.indexes.forEach((entry: unknown, i) => {
     const at = `${where}: indexes[${i}]`;
-    if (!isObject(entry)) throw new SchemaError(`${at} must be an object { name, columns }`);
-    if (!Array.isArray(entry.columns) || entry.columns.length === 0) throw new SchemaError(`${at}.columns must be a non-empty array`);
+    if (!isObject(entry)) throw schemaError(`${at} must be an object { name, columns }`);
+    if (!Array.isArray(entry.columns) || entry.columns.length === 0) throw schemaError(`${at}.columns must be a non-empty array`);
     const columns = entry.columns.map((c: unknown, j) => indexColumn(c, attributes, contentType, `${at}.columns[${j}]`));
-    if (new Set(columns).size !== columns.length) throw new SchemaError(`${at}.columns names a column twice`);
+    if (new Set(columns).size !== columns.length) throw schemaError(`${at}.columns names a column twice`);
     const type = entry.type ?? null;
-    if (type !== null && type !== 'unique') throw new SchemaError(`${at}.type must be "unique" or absent`);
+    if (type !== null && type !== 'unique') throw schemaError(`${at}.type must be "unique" or absent`);
     const given = entry.name ?? columns.join('_');
-    if (typeof given !== 'string' || given === '') throw new SchemaError(`${at}.name must be a string`);
+    if (typeof given !== 'string' || given === '') throw schemaError(`${at}.name must be a string`);
     const name = given.replace(/[^A-Za-z0-9_]/g, '_');
-    if (names.has(name)) throw new SchemaError(`${at}: another index is named "${given}"`);
+    if (names.has(name)) throw schemaError(`${at}: another index is named "${given}"`);
     names.add(name);
     if (contentType) for (const extra of ['locale', 'publishedAt']) if (!columns.includes(extra)) columns.push(extra);
     out.push({ name, columns, unique: type === 'unique' });
@@ -297,10 +326,10 @@ function parseIndexes(raw: Json, attributes: ReadonlyMap<string, Attribute>, con
 function tableName(raw: unknown, fallback: string, where: string): string {
   const name = raw === undefined || raw === null || raw === '' ? fallback : raw;
   if (typeof name !== 'string' || !TABLE_NAME.test(name)) {
-    throw new SchemaError(`${where}: "collectionName" must contain only letters, digits and _`);
+    throw schemaError(`${where}: "collectionName" must contain only letters, digits and _`, { path: ['collectionName'] });
   }
   const reserved = RESERVED_TABLE_PREFIXES.find((prefix) => name.toLowerCase().startsWith(prefix));
-  if (reserved !== undefined) throw new SchemaError(`${where}: "collectionName" may not start with ${reserved}`);
+  if (reserved !== undefined) throw schemaError(`${where}: "collectionName" may not start with ${reserved}`, { path: ['collectionName'] });
   return name;
 }
 
@@ -309,24 +338,24 @@ function tableName(raw: unknown, fallback: string, where: string): string {
  * fields take their base type from `customFields` (the built-in table unless the project has more).
  */
 export function parseContentType(raw: unknown, apiName: string, typeName: string, where: string, customFields: CustomFieldTable = BUILT_IN_CUSTOM_FIELDS): ContentTypeModel {
-  if (!isObject(raw)) throw new SchemaError(`${where}: must be a JSON object`);
+  if (!isObject(raw)) throw schemaError(`${where}: must be a JSON object`);
   if (!API_NAME.test(apiName) || !API_NAME.test(typeName)) {
-    throw new SchemaError(`${where}: folder names must be lower-case letters, digits and dashes`);
+    throw schemaError(`${where}: folder names must be lower-case letters, digits and dashes`);
   }
   const kind = raw.kind ?? 'collectionType';
   if (kind !== 'collectionType' && kind !== 'singleType') {
-    throw new SchemaError(`${where}: "kind" must be collectionType or singleType`);
+    throw schemaError(`${where}: "kind" must be collectionType or singleType`, { path: ['kind'] });
   }
   const info = isObject(raw.info) ? raw.info : {};
   const singularName = info.singularName ?? typeName;
   const pluralName = info.pluralName;
   if (typeof singularName !== 'string' || !API_NAME.test(singularName)) {
-    throw new SchemaError(`${where}: "info.singularName" must be lower-case letters, digits and dashes`);
+    throw schemaError(`${where}: "info.singularName" must be lower-case letters, digits and dashes`, { path: ['info', 'singularName'] });
   }
   if (typeof pluralName !== 'string' || !API_NAME.test(pluralName)) {
-    throw new SchemaError(`${where}: "info.pluralName" must be lower-case letters, digits and dashes`);
+    throw schemaError(`${where}: "info.pluralName" must be lower-case letters, digits and dashes`, { path: ['info', 'pluralName'] });
   }
-  if (singularName === pluralName) throw new SchemaError(`${where}: singularName and pluralName must differ`);
+  if (singularName === pluralName) throw schemaError(`${where}: singularName and pluralName must differ`);
   const options = isObject(raw.options) ? raw.options : {};
   const draftAndPublish = options.draftAndPublish === true;
   const localized = localizedOption(raw) === true;
@@ -358,9 +387,9 @@ export function parseContentType(raw: unknown, apiName: string, typeName: string
 
 /** Parses a component file (`src/components/<category>/<name>.json`); custom fields as in parseContentType. */
 export function parseComponent(raw: unknown, category: string, name: string, where: string, customFields: CustomFieldTable = BUILT_IN_CUSTOM_FIELDS): ComponentModel {
-  if (!isObject(raw)) throw new SchemaError(`${where}: must be a JSON object`);
+  if (!isObject(raw)) throw schemaError(`${where}: must be a JSON object`);
   if (!API_NAME.test(category) || !API_NAME.test(name)) {
-    throw new SchemaError(`${where}: category and file names must be lower-case letters, digits and dashes`);
+    throw schemaError(`${where}: category and file names must be lower-case letters, digits and dashes`);
   }
   const info = isObject(raw.info) ? raw.info : {};
   const collectionName = tableName(

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUILT_IN_CUSTOM_FIELDS, isCustomFieldUid, PROJECT_CONFIG_FILE, type CustomFieldTable } from './custom-fields.js';
-import { SchemaError } from './parse.js';
+import { schemaError } from './parse.js';
 import { SCALAR_TYPES, type ScalarType } from './types.js';
 
 /**
@@ -16,19 +16,19 @@ const isScalarType = (v: unknown): v is ScalarType => (SCALAR_TYPES as readonly 
 
 /** Checks a parsed `hearth.json` and merges its `customFields` over the built-in table. */
 export function customFieldTable(raw: unknown, where: string): CustomFieldTable {
-  if (!isObject(raw)) throw new SchemaError(`${where}: must be a JSON object`);
+  if (!isObject(raw)) throw schemaError(`${where}: must be a JSON object`);
   for (const key of Object.keys(raw)) {
-    if (!KEYS.includes(key)) throw new SchemaError(`${where}: unknown key "${key}" (Hearth reads ${KEYS.map((k) => `"${k}"`).join(', ')})`);
+    if (!KEYS.includes(key)) throw schemaError(`${where}: unknown key "${key}" (Hearth reads ${KEYS.map((k) => `"${k}"`).join(', ')})`);
   }
   const declared = raw.customFields;
   if (declared === undefined) return BUILT_IN_CUSTOM_FIELDS;
-  if (!isObject(declared)) throw new SchemaError(`${where}: "customFields" must be an object of { "<custom field uid>": "<base type>" }`);
+  if (!isObject(declared)) throw schemaError(`${where}: "customFields" must be an object of { "<custom field uid>": "<base type>" }`);
   const table = new Map(BUILT_IN_CUSTOM_FIELDS);
   for (const [uid, type] of Object.entries(declared)) {
     const at = `${where}: "customFields"."${uid}"`;
-    if (!isCustomFieldUid(uid)) throw new SchemaError(`${at}: a custom field uid is plugin::<plugin>.<name> or global::<name>`);
+    if (!isCustomFieldUid(uid)) throw schemaError(`${at}: a custom field uid is plugin::<plugin>.<name> or global::<name>`);
     if (!isScalarType(type)) {
-      throw new SchemaError(`${at}: ${JSON.stringify(type)} is not a base type a custom field can have (one of ${SCALAR_TYPES.join(', ')})`);
+      throw schemaError(`${at}: ${JSON.stringify(type)} is not a base type a custom field can have (one of ${SCALAR_TYPES.join(', ')})`);
     }
     table.set(uid, type);
   }
@@ -48,7 +48,7 @@ export async function loadCustomFieldTable(root: string): Promise<CustomFieldTab
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new SchemaError(`${PROJECT_CONFIG_FILE}: not valid JSON (${(err as Error).message})`);
+    throw schemaError(`${PROJECT_CONFIG_FILE}: not valid JSON (${(err as Error).message})`);
   }
   return customFieldTable(raw, PROJECT_CONFIG_FILE);
 }

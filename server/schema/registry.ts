@@ -6,7 +6,7 @@ import type { BuiltInModels } from './built-ins.js';
 import { BUILT_IN_CUSTOM_FIELDS, unknownCustomFieldWarnings, type CustomFieldTable } from './custom-fields.js';
 import { checkMorphs } from './morphs.js';
 import { dropInertRelations, inertRelationWarnings } from './inert-relations.js';
-import { SchemaError } from './parse.js';
+import { schemaError } from './parse.js';
 import type { ProjectSchemas } from './load.js';
 import type { Attribute, ComponentModel, ContentTypeModel, Model, RelationAttribute } from './types.js';
 
@@ -62,24 +62,26 @@ function checkRelations(model: Model, byUid: Map<string, Model>): void {
   for (const attr of model.attributes.values()) {
     if (attr.kind !== 'relation') continue;
     const at = `${model.uid}: attribute "${attr.name}"`;
+    const place = { uid: model.uid, path: ['attributes', attr.name] };
     const target = byUid.get(attr.target);
     if (!target || target.modelType !== 'contentType' || target.uid === FILE_MODEL.uid) {
-      throw new SchemaError(`${at}: relation target "${attr.target}" is not a known content type`);
+      throw schemaError(`${at}: relation target "${attr.target}" is not a known content type`, place);
     }
     const otherName = attr.inversedBy ?? attr.mappedBy;
     if (otherName === undefined) continue;
     const other = target.attributes.get(otherName);
     if (!other || other.kind !== 'relation' || other.target !== model.uid) {
-      throw new SchemaError(`${at}: "${target.uid}" has no relation "${otherName}" back to ${model.uid}`);
+      throw schemaError(`${at}: "${target.uid}" has no relation "${otherName}" back to ${model.uid}`, place);
     }
     const expected = attr.inversedBy !== undefined ? other.mappedBy : other.inversedBy;
     if (expected !== attr.name) {
-      throw new SchemaError(
+      throw schemaError(
         `${at}: "${target.uid}.${otherName}" must declare ${attr.inversedBy !== undefined ? 'mappedBy' : 'inversedBy'}: "${attr.name}"`,
+        place,
       );
     }
     if (model.modelType === 'component') {
-      throw new SchemaError(`${at}: relations in components must be one-sided (no inversedBy/mappedBy)`);
+      throw schemaError(`${at}: relations in components must be one-sided (no inversedBy/mappedBy)`, place);
     }
   }
 }
@@ -90,7 +92,7 @@ function checkComponentRefs(model: Model, byUid: Map<string, Model>): void {
     const refs = attr.kind === 'component' ? [attr.component] : attr.kind === 'dynamiczone' ? attr.components : [];
     for (const ref of refs) {
       const target = byUid.get(ref);
-      if (!target || target.modelType !== 'component') throw new SchemaError(`${at}: unknown component "${ref}"`);
+      if (!target || target.modelType !== 'component') throw schemaError(`${at}: unknown component "${ref}"`, { uid: model.uid, path: ['attributes', attr.name] });
     }
   }
 }
@@ -101,7 +103,7 @@ function checkComponentCycles(components: readonly ComponentModel[], byUid: Map<
   const done = new Set<string>();
   const visit = (uid: string, path: string[]): void => {
     if (done.has(uid)) return;
-    if (visiting.has(uid)) throw new SchemaError(`components nest into themselves: ${[...path, uid].join(' -> ')}`);
+    if (visiting.has(uid)) throw schemaError(`components nest into themselves: ${[...path, uid].join(' -> ')}`);
     visiting.add(uid);
     const model = byUid.get(uid);
     for (const attr of model?.attributes.values() ?? []) {
@@ -152,8 +154,9 @@ export function buildRegistry(given: ProjectSchemas): Registry {
       return;
     }
     if (previous.owner === owner) return;
-    if (what === 'table' && previous.what === 'table') throw new SchemaError(`${owner} and ${previous.owner} would both use the table "${name}"`);
-    throw new SchemaError(`${owner} and ${previous.owner} would both use the name "${name}" (for ${owner}'s ${what} and ${previous.owner}'s ${previous.what})`);
+    const place = { uid: owner, path: ['collectionName'] };
+    if (what === 'table' && previous.what === 'table') throw schemaError(`${owner} and ${previous.owner} would both use the table "${name}"`, place);
+    throw schemaError(`${owner} and ${previous.owner} would both use the name "${name}" (for ${owner}'s ${what} and ${previous.owner}'s ${previous.what})`, place);
   };
   byUid.set(FILE_MODEL.uid, FILE_MODEL);
   const plugin = `plugin::${builtIns.plugin}`;
@@ -167,15 +170,16 @@ export function buildRegistry(given: ProjectSchemas): Registry {
   const plugins = [...(project.plugins ?? [])].sort((a, b) => a.uid.localeCompare(b.uid));
   for (const model of plugins) byUid.set(model.uid, model);
   for (const model of [...project.contentTypes, ...project.components]) {
-    if (byUid.has(model.uid)) throw new SchemaError(`${model.uid} is declared twice`);
+    if (byUid.has(model.uid)) throw schemaError(`${model.uid} is declared twice`);
     byUid.set(model.uid, model);
   }
   for (const ct of project.contentTypes) {
     const segments = ct.kind === 'collectionType' ? [ct.pluralName] : [ct.singularName];
     for (const segment of segments) {
-      if (RESERVED_ROUTES.has(segment)) throw new SchemaError(`${ct.uid}: /api/${segment} is reserved by Hearth`);
+      const place = { uid: ct.uid, path: ['info', 'pluralName'] };
+      if (RESERVED_ROUTES.has(segment)) throw schemaError(`${ct.uid}: /api/${segment} is reserved by Hearth`, place);
       const other = routes.get(segment);
-      if (other) throw new SchemaError(`${ct.uid} and ${other.uid} would both be served at /api/${segment}`);
+      if (other) throw schemaError(`${ct.uid} and ${other.uid} would both be served at /api/${segment}`, place);
       routes.set(segment, ct);
     }
   }
@@ -183,7 +187,7 @@ export function buildRegistry(given: ProjectSchemas): Registry {
   for (const ct of project.contentTypes) {
     for (const name of [ct.singularName, ct.pluralName]) {
       const other = apiNames.get(name);
-      if (other && other !== ct.uid) throw new SchemaError(`${ct.uid} and ${other} both use the API name "${name}"`);
+      if (other && other !== ct.uid) throw schemaError(`${ct.uid} and ${other} both use the API name "${name}"`, { uid: ct.uid, path: ['info', 'pluralName'] });
       apiNames.set(name, ct.uid);
     }
   }

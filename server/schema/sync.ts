@@ -2,7 +2,7 @@ import { sql, type CreateTableBuilder } from 'kysely';
 import { COLUMNS_TABLE, MODELS_TABLE } from '../db/system-tables.js';
 import type { Database, Db } from '../db/database.js';
 import { castType, columnType, createIdTable, type StorageType } from '../db/ddl.js';
-import { SchemaError } from './parse.js';
+import { schemaError } from './parse.js';
 import type { Registry } from './registry.js';
 import { tablesFor, type ColumnPlan, type TablePlan } from './storage.js';
 import type { Model } from './types.js';
@@ -125,7 +125,7 @@ async function syncColumn(database: Pick<Database, 'kind'>, db: Db, state: Known
       await convertColumn(database, db, plan.name, column, false, retired);
       options.log(`${plan.owner}: "${column.name}" changed from ${recorded} to ${column.kind}; the old values are kept in column "${retired}"`);
     } else {
-      throw new SchemaError(
+      throw schemaError(
         `${plan.owner}: attribute "${column.name}" changed from ${recorded} to ${column.kind} and its column holds data ` +
           `that cannot be read as ${column.kind}; restore the type, or start with --accept-schema-changes to keep the old values in a retired column`,
       );

@@ -63,7 +63,8 @@ export function createImportTracker(now: () => Date): ImportTracker {
           update({ state: 'done', result, finishedAt: now().toISOString() });
         },
         fail(error) {
-          const known = error instanceof AppError ? error : null;
+          // Only an error safe to show reaches the admin as it is; the rest (a schema Hearth cannot use, a crash) is the generic failure.
+          const known = error instanceof AppError && error.safe ? error : null;
           update({
             state: 'failed',
             finishedAt: now().toISOString(),

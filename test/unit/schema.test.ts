@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseComponent, parseContentType, SchemaError } from '../../server/schema/parse.js';
+import { AppError } from '../../server/errors/app-error.js';
+import { parseComponent, parseContentType, schemaPlace } from '../../server/schema/parse.js';
 import { buildRegistry } from '../../server/schema/registry.js';
 import { loadProject } from '../../server/schema/load.js';
 import { USERS_PERMISSIONS } from '../../server/users/models.js';
 import { FIXTURE_PROJECT } from '../helpers/server.js';
+
+/** A SchemaError (Hearth's AppError of that name) with exactly this message. */
+const schemaErrorWith = (message: string) => expect.objectContaining({ name: 'SchemaError', message });
 
 const ct = (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   kind: 'collectionType',
@@ -62,7 +66,7 @@ describe('schema.json parsing', () => {
   ];
   for (const [name, parse, message] of bad) {
     it(`refuses ${name}`, () => {
-      expect(parse).toThrow(new SchemaError(message));
+      expect(parse).toThrow(schemaErrorWith(message));
     });
   }
 
@@ -80,6 +84,26 @@ describe('schema.json parsing', () => {
     expect(() => buildRegistry({ contentTypes: [one, two], components: [], builtIns: USERS_PERMISSIONS })).toThrow('would both be served at /api/things');
     const upload = parseContentType({ ...ct({}), info: { singularName: 'uploadx', pluralName: 'upload' } }, 'u', 'u', 'u');
     expect(() => buildRegistry({ contentTypes: [upload], components: [], builtIns: USERS_PERMISSIONS })).toThrow('/api/upload is reserved by Hearth');
+  });
+
+  it('carry the place of the problem as data (the builder answers with it; no message is parsed back)', () => {
+    const placeOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (err) {
+        return err instanceof AppError ? schemaPlace(err) : err;
+      }
+      return null;
+    };
+    // A message that names something else in quotes: the place still names the attribute.
+    const a = parseContentType(ct({ kind: { type: 'relation', relation: 'oneWay', target: 'api::nope.nope' } }), 'a', 'a', 'a');
+    expect(placeOf(() => buildRegistry({ contentTypes: [a], components: [], builtIns: USERS_PERMISSIONS }))).toEqual({ uid: 'api::a.a', path: ['attributes', 'kind'] });
+    const one = parseContentType(ct({}), 'one', 'one', 'one');
+    const two = parseContentType({ ...ct({}), collectionName: 'others' }, 'two', 'two', 'two');
+    expect(placeOf(() => buildRegistry({ contentTypes: [one, two], components: [], builtIns: USERS_PERMISSIONS }))).toEqual({ uid: 'api::two.two', path: ['info', 'pluralName'] });
+    expect(placeOf(() => parseContentType(ct({ title: { type: 'nope' } }), 'a', 'a', 'a'))).toEqual({ path: ['attributes', 'title'] });
+    expect(placeOf(() => parseContentType({ ...ct({}), collectionName: 'hearth_x' }, 'a', 'a', 'a'))).toEqual({ path: ['collectionName'] });
+    expect(placeOf(() => parseContentType({ ...ct({}), kind: 'x' }, 'a', 'a', 'a'))).toEqual({ path: ['kind'] });
   });
 });
 
@@ -120,7 +144,7 @@ describe('declared indexes (Strapi\'s experimental `indexes`)', () => {
       [[{ name: 'x', columns: ['cover'] }], 'thing.json: indexes[0].columns[0]: attribute "cover" is a media, which has no column of its own'],
       [[{ name: 'x', columns: [3] }], 'thing.json: indexes[0].columns[0]: must be a column name'],
     ] as const) {
-      expect(() => parse(indexes)).toThrow(new SchemaError(message));
+      expect(() => parse(indexes)).toThrow(schemaErrorWith(message));
     }
   });
 });
