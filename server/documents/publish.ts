@@ -2,6 +2,7 @@ import type { Row } from '../db/database.js';
 import type { ContentTypeModel } from '../schema/types.js';
 import { cloneChildren, counterpart, incomingTables } from './clone.js';
 import { deleteRows, insertRow, type WriteEnv } from './store.js';
+import { insertMany, selectIn } from './batch-write.js';
 import { captureIncomingMorphs, restoreIncomingMorphs } from './morph-input.js';
 
 /** Captured links of the row being replaced, so the new row takes its place in other lists. */
@@ -30,16 +31,16 @@ async function capture(env: WriteEnv, model: ContentTypeModel, oldId: number): P
 /** Re-creates, for the new row, the links other rows had to the replaced one (order kept). */
 async function restoreIncoming(env: WriteEnv, captured: Captured, newId: number): Promise<void> {
   for (const [table, rows] of captured.incoming) {
+    if (rows.length === 0) continue;
+    // Sources that already link the new row (the copy's own links) keep theirs; each source links it once.
+    const held = new Set((await selectIn(env.db, { table, column: 'entity_id', values: rows.map((r) => Number(r.entity_id)), where: { target_id: newId } })).map((r) => Number(r.entity_id)));
+    const restored: Row[] = [];
     for (const row of rows) {
-      const exists = await env.db
-        .selectFrom(table)
-        .select('id')
-        .where('entity_id', '=', Number(row.entity_id))
-        .where('target_id', '=', newId)
-        .executeTakeFirst();
-      if (exists) continue;
-      await env.db.insertInto(table).values({ entity_id: row.entity_id, target_id: newId, ord: row.ord, inv_ord: row.inv_ord }).execute();
+      if (held.has(Number(row.entity_id))) continue;
+      held.add(Number(row.entity_id));
+      restored.push({ entity_id: row.entity_id, target_id: newId, ord: row.ord, inv_ord: row.inv_ord });
     }
+    await insertMany(env.db, table, restored);
   }
 }
 

@@ -50,6 +50,26 @@ describe('statements per write', () => {
   });
 });
 
+/** Statements of publishing a recipe that `links` features of a page point to (each link re-pointed to the new version). */
+async function linkedUpdateStatements(links: number): Promise<number> {
+  const target = await dataOf(await req('/api/recipes', { method: 'POST', json: { data: recipe(1) } }), 201);
+  const features = Array.from({ length: links }, (_, i) => ({ title: `f${i}`, recipe: target.documentId }));
+  await dataOf(await req('/api/pages', { method: 'POST', json: { data: { title: `Linked ${links}`, blocks: [{ __component: 'sections.feature-grid', features }] } } }), 201);
+  const before = statements();
+  await dataOf(await req(`/api/recipes/${String(target.documentId)}`, { method: 'PUT', json: { data: { title: 'Renamed' } } }), 200);
+  const count = statements() - before;
+  const page = await dataOf(await req(`/api/pages?filters[title]=Linked ${links}&populate[blocks][on][sections.feature-grid][populate][features][populate]=recipe`), 200);
+  const linked = JSON.stringify(page).match(/"title":"Renamed"/g) ?? [];
+  expect(linked).toHaveLength(links);
+  return count;
+}
+
+describe('statements per write, links from other documents', () => {
+  it('publishing a recipe costs the same whether 1 or 6 page components link it (the links are restored in one statement)', async () => {
+    expect(await linkedUpdateStatements(6)).toBe(await linkedUpdateStatements(1));
+  });
+});
+
 describe('publishing copies nested components as before', () => {
   it('numbers the copied components of each table in reading order, as one-at-a-time inserts did', async () => {
     const link = (label: string) => ({ label, url: `/${label}` });
