@@ -88,15 +88,9 @@ function stronglyConnected(edges: ReadonlyMap<string, ReadonlyMap<string, string
 export async function checkBoundaries(root: string, folders: readonly string[] = CHECKED_FOLDERS): Promise<BoundaryReport> {
   const options = await extractDepcruiseOptions(resolve(root, '.dependency-cruiser.cjs'));
   const tsConfig = extractTSConfig(resolve(root, 'tsconfig.json'));
-  const previous = process.cwd();
-  process.chdir(root); // the rules' paths and the tsconfig's are relative to the project root
-  try {
-    const { output } = await cruise([...folders], { ...options, baseDir: root }, {}, { tsConfig });
-    if (typeof output === 'string') throw new Error('dependency-cruiser answered text, expected a result object');
-    return report(output);
-  } finally {
-    process.chdir(previous);
-  }
+  const { output } = await cruise([...folders], { ...options, baseDir: root }, {}, { tsConfig });
+  if (typeof output === 'string') throw new Error('dependency-cruiser answered text, expected a result object');
+  return report(output);
 }
 
 function report(result: ICruiseResult): BoundaryReport {
