@@ -102,13 +102,18 @@ export async function countRows(db: Db, ctx: CompileContext, model: ContentTypeM
 }
 
 /**
- * A scope without filters, `_q` or publicationFilter: its WHERE depends only on the model, the
- * status and how many locales it names (their codes are its only values). Null for other scopes.
+ * A scope without `_q`, publicationFilter or filters (but one document's: `documentId = ?`): its
+ * WHERE depends only on the model, the status and how many locales it names; their codes and the
+ * documentId are its only values. Null for other scopes.
  */
 function plainScope(model: ContentTypeModel, scope: ReadScope): { key: string; parameters: readonly string[] } | null {
-  if (scope.filters !== null || scope.search !== null || scope.publicationFilter !== null) return null;
+  if (scope.search !== null || scope.publicationFilter !== null) return null;
+  const filters = scope.filters;
+  const documentId = filters?.kind === 'compare' && filters.field.name === 'documentId' && filters.operator === '$eq' && typeof filters.value === 'string' ? filters.value : null;
+  if (filters !== null && documentId === null) return null;
   const locale = scope.locale;
-  const parameters = !model.localized ? [] : locale?.kind === 'one' ? [locale.code] : locale?.kind === 'list' ? [...locale.codes] : [];
-  const key = `${model.table}|${model.uid === FILE_UID}|${model.draftAndPublish}|${scope.status}|${model.localized}|${locale?.kind ?? ''}|${parameters.length}`;
+  const codes = !model.localized ? [] : locale?.kind === 'one' ? [locale.code] : locale?.kind === 'list' ? [...locale.codes] : [];
+  const parameters = documentId === null ? codes : [...codes, documentId];
+  const key = `${model.table}|${model.uid === FILE_UID}|${model.draftAndPublish}|${scope.status}|${model.localized}|${locale?.kind ?? ''}|${codes.length}|${documentId === null ? '' : 'document'}`;
   return { key, parameters };
 }

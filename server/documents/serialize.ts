@@ -46,7 +46,32 @@ export function defaultFields(model: Model): readonly string[] {
   return frozen;
 }
 
-type Plan = readonly (readonly [string, ScalarType])[];
+type Convert = (value: unknown) => unknown;
+type Plan = readonly (readonly [string, Convert])[];
+
+const converters = new Map<ScalarType, Convert>();
+/** outputValue for one type, chosen once per plan entry rather than switched on per value. */
+function converter(type: ScalarType): Convert {
+  let convert = converters.get(type);
+  if (!convert) {
+    switch (type) {
+      case 'integer':
+      case 'float':
+      case 'decimal':
+        convert = (value) => (typeof value === 'number' ? value : outputValue(type, value));
+        break;
+      case 'json':
+      case 'blocks':
+        convert = (value) => outputValue(type, value);
+        break;
+      default:
+        // Text-like types arrive as strings: returned as they are (null and others through outputValue).
+        convert = outputValue(type, 'x') === 'x' ? (value) => (typeof value === 'string' ? value : outputValue(type, value)) : (value) => outputValue(type, value);
+    }
+    converters.set(type, convert);
+  }
+  return convert;
+}
 
 /** Per-model list of (field, type) to serialise, cached: the hot path of every response. */
 const plans = new WeakMap<Model, Map<string, Plan>>();
@@ -71,7 +96,7 @@ function plan(model: Model, fields: readonly string[]): Plan {
   if (!result) {
     result = fields.map((name) => {
       const field = lookupField(model, name);
-      return [name, field?.kind === 'scalar' ? field.type : 'string'] as const;
+      return [name, converter(field?.kind === 'scalar' ? field.type : 'string')] as const;
     });
     byKey.set(key, result);
   }
@@ -82,6 +107,6 @@ function plan(model: Model, fields: readonly string[]): Plan {
 /** Serialises a row's scalar fields, in `fields` order. */
 export function serializeRow(model: Model, row: Row, fields: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, type] of plan(model, fields)) out[name] = outputValue(type, row[name]);
+  for (const [name, convert] of plan(model, fields)) out[name] = convert(row[name]);
   return out;
 }

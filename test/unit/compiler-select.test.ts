@@ -128,6 +128,18 @@ describe('list, count and page statements', () => {
     expect(parameters).toEqual(['info', 'parts.info', 1, 25]);
   });
 
+  it("one document's page reuses its compiled statement with the documentId bound", async () => {
+    const one = (documentId: string): ListArgs =>
+      args({ scope: { ...published, filters: { kind: 'compare', field: { name: 'documentId', type: 'string' }, operator: '$eq', value: documentId } }, pagination: { mode: 'offset', start: 0, limit: 1, withCount: false } });
+    expect(pageQuery(database.db, ctxFor('sqlite'), thing, one('d1'), ['t0.id']).compile()).toMatchObject({
+      sql: 'select "t0"."id" from "things" as "t0" where ("t0"."publishedAt" is not null and "t0"."locale" is null and "t0"."documentId" = ?) order by "t0"."id" asc limit ?',
+      parameters: ['d1', 1],
+    });
+    for (const [documentId, title] of [['d1', 'b'], ['d2', 'a'], ['d3', undefined]] as const) {
+      expect((await listRows(database.db, ctxFor('sqlite'), thing, one(documentId)))[0]?.title).toBe(title);
+    }
+  });
+
   it('counts with the same scope', async () => {
     const q = countQuery(database.db, ctxFor('sqlite'), thing, published);
     expect(q.compile().sql).toBe('select count(*) as "count" from "things" as "t0" where ("t0"."publishedAt" is not null and "t0"."locale" is null)');
