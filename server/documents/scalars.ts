@@ -1,7 +1,7 @@
 import { hashPassword } from '../auth/passwords.js';
 import { validationError } from '../errors/app-error.js';
 import type { Model, ScalarAttribute } from '../schema/types.js';
-import { storedTemporal, toBigInteger, ValueError } from '../schema/values.js';
+import { isValueError, storedTemporal, toBigInteger } from '../schema/values.js';
 
 /**
  * The stored form of one validated scalar value; Strapi's conversion errors become 400s. A password
@@ -34,11 +34,8 @@ export function toStorage(attr: ScalarAttribute, value: unknown): unknown {
         return String(value);
     }
   } catch (err) {
-    if (err instanceof ValueError) {
-      throw attr.type === 'biginteger'
-        ? validationError(`${attr.name} ${err.message}`)
-        : validationError(err.message);
-    }
+    // Strapi names the attribute in a biginteger's message (`count must be a valid integer`), not in a date's.
+    if (attr.type === 'biginteger' && isValueError(err) && err instanceof Error) throw validationError(`${attr.name} ${err.message}`);
     throw err;
   }
 }

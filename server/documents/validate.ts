@@ -4,7 +4,7 @@ import type { Registry } from '../schema/registry.js';
 import type { Attribute, ComponentModel, ContentTypeModel, Model, ScalarAttribute } from '../schema/types.js';
 import type { Row } from '../db/database.js';
 import { blocksSchema } from './blocks-schema.js';
-import { isBigIntegerInput, toBigInteger, ValueError } from '../schema/values.js';
+import { isBigIntegerInput, isValueError, toBigInteger } from '../schema/values.js';
 import { installYupLocale, yup } from './yup-setup.js';
 
 installYupLocale();
@@ -142,7 +142,7 @@ function bigIntegerSchema(attr: ScalarAttribute, model: Model) {
         toBigInteger(v);
         return true;
       } catch (err) {
-        if (err instanceof ValueError) return false;
+        if (isValueError(err)) return false;
         throw err;
       }
     });

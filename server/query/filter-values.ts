@@ -1,7 +1,7 @@
 import { AppError, validationError } from '../errors/app-error.js';
 import { MAX_FILTER_DEPTH, MAX_FILTER_LIST, MAX_FILTER_NODES } from '../limits.js';
 import type { ScalarType } from '../schema/types.js';
-import { storedTemporal, toBooleanLikeStrapi, toNumberLikeLodash, ValueError } from '../schema/values.js';
+import { storedTemporal, toBooleanLikeStrapi, toNumberLikeLodash } from '../schema/values.js';
 import { type BoundValue, type ComparisonOperator, type FieldRef, type FilterNode } from './ast.js';
 import { isRecord } from './check.js';
 import { ARRAY_OPERATORS } from './operators.js';
@@ -41,31 +41,27 @@ export function castFilterValue(type: ScalarType, value: unknown, key: string, p
     }
     return n;
   };
-  try {
-    switch (type) {
-      case 'integer':
-      case 'float':
-      case 'decimal':
-        return numeric(type === 'integer');
-      case 'biginteger':
-        if (/^\s*-?\d+\s*$/.test(text)) return BigInt(text.trim());
-        return numeric(true);
-      case 'boolean':
-        return toBooleanLikeStrapi(value) ? 1 : 0;
-      case 'date':
-      case 'time':
-      case 'datetime':
-      case 'timestamp':
-        return storedTemporal(type, value);
-      case 'json':
-      case 'blocks':
-        return JSON.stringify(value);
-      default:
-        return text;
-    }
-  } catch (err) {
-    if (err instanceof ValueError) throw validationError(err.message);
-    throw err;
+  // A value that is not its type's (a bad date or time) is parsed into Strapi's 400 by schema/values.ts.
+  switch (type) {
+    case 'integer':
+    case 'float':
+    case 'decimal':
+      return numeric(type === 'integer');
+    case 'biginteger':
+      if (/^\s*-?\d+\s*$/.test(text)) return BigInt(text.trim());
+      return numeric(true);
+    case 'boolean':
+      return toBooleanLikeStrapi(value) ? 1 : 0;
+    case 'date':
+    case 'time':
+    case 'datetime':
+    case 'timestamp':
+      return storedTemporal(type, value);
+    case 'json':
+    case 'blocks':
+      return JSON.stringify(value);
+    default:
+      return text;
   }
 }
 

@@ -4,18 +4,18 @@
  * into bound parameters, so a filter always compares like with like.
  */
 
-/** A value that could not be read as its attribute's type; `message` is Strapi's. */
-export class ValueError extends Error {
-  override readonly name = 'ValueError';
-}
+import { isAppError, validationError } from '../errors/app-error.js';
+
+/** Whether `err` is the 400 a value that cannot be read as its attribute's type throws here (its message is Strapi's). */
+export const isValueError = (err: unknown): boolean => isAppError(err, 'ValidationError');
 
 const TIME = /^(2[0-3]|[01][0-9]):([0-5][0-9]):([0-5][0-9])(.[0-9]{1,3})?$/;
 
 /** `HH:mm:ss.SSS`, padding the fraction (`13:45:30` -> `13:45:30.000`). */
 export function parseTime(value: unknown): string {
-  if (typeof value !== 'string') throw new ValueError('Invalid time format, expected HH:mm:ss.SSS');
+  if (typeof value !== 'string') throw validationError('Invalid time format, expected HH:mm:ss.SSS');
   const match = TIME.exec(value);
-  if (!match) throw new ValueError('Invalid time format, expected HH:mm:ss.SSS');
+  if (!match) throw validationError('Invalid time format, expected HH:mm:ss.SSS');
   const [, hours, minutes, seconds, fraction = '.000'] = match;
   return `${hours}:${minutes}:${seconds}.${fraction.slice(1).padEnd(3, '0')}`;
 }
@@ -58,12 +58,12 @@ const DATE = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])/;
 
 /** `yyyy-MM-dd`; a full ISO date-time is accepted and cut to its (UTC) date. */
 export function parseDate(value: unknown): string {
-  if (typeof value !== 'string' || !DATE.test(value)) throw new ValueError('Invalid format, expected yyyy-MM-dd');
+  if (typeof value !== 'string' || !DATE.test(value)) throw validationError('Invalid format, expected yyyy-MM-dd');
   const [, y, mo, d] = DATE.exec(value) ?? [];
-  if (daysInMonth(Number(y), Number(mo)) < Number(d)) throw new ValueError('Invalid date');
+  if (daysInMonth(Number(y), Number(mo)) < Number(d)) throw validationError('Invalid date');
   if (value.length === 10) return value;
   const instant = parseIsoInstant(value);
-  if (instant === undefined) throw new ValueError('Invalid date');
+  if (instant === undefined) throw validationError('Invalid date');
   return new Date(instant).toISOString().slice(0, 10);
 }
 
@@ -71,7 +71,7 @@ export function parseDate(value: unknown): string {
 export function parseInstant(value: unknown): number {
   const instant = instantOf(value);
   // Beyond ±8.64e15 ms there is no Date (and no ISO string): a 400, never a RangeError later.
-  if (instant === undefined || !(Math.abs(instant) <= MAX_EPOCH_MS)) throw new ValueError('Invalid format, expected a timestamp or an ISO date');
+  if (instant === undefined || !(Math.abs(instant) <= MAX_EPOCH_MS)) throw validationError('Invalid format, expected a timestamp or an ISO date');
   return instant;
 }
 
@@ -92,7 +92,7 @@ function instantOf(value: unknown): number | undefined {
 /** A datetime as Strapi returns it: ISO 8601 with milliseconds and `Z`. */
 export const formatDateTime = (epochMs: number): string => new Date(epochMs).toISOString();
 
-/** The stored form of a date, time, datetime or timestamp value, as bodies and filters both write it (ValueError when it is not one). */
+/** The stored form of a date, time, datetime or timestamp value, as bodies and filters both write it (a 400 ValidationError when it is not one). */
 export function storedTemporal(type: 'date' | 'time' | 'datetime' | 'timestamp', value: unknown): string | number {
   switch (type) {
     case 'date':
@@ -118,9 +118,9 @@ export function isBigIntegerInput(value: unknown): boolean {
 
 /** The exact integer a biginteger input stands for, within the 64-bit range both databases store. */
 export function toBigInteger(value: unknown): bigint {
-  if (!isBigIntegerInput(value)) throw new ValueError('must be a valid integer');
+  if (!isBigIntegerInput(value)) throw validationError('must be a valid integer');
   const n = typeof value === 'bigint' ? value : BigInt(typeof value === 'number' ? Math.trunc(value) : (value as string));
-  if (n < INT64_MIN || n > INT64_MAX) throw new ValueError('must be between -9223372036854775808 and 9223372036854775807');
+  if (n < INT64_MIN || n > INT64_MAX) throw validationError('must be between -9223372036854775808 and 9223372036854775807');
   return n;
 }
 

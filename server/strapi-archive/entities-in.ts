@@ -1,7 +1,6 @@
 import type { Db } from '../db/database.js';
 import { FOLDERS_TABLE } from '../db/system-tables.js';
 import { toStorage } from '../documents/index.js';
-import { ValueError } from '../schema/values.js';
 import { fileModel } from '../schema/file-model.js';
 import type { Registry } from '../schema/registry.js';
 import type { Attribute, Model } from '../schema/types.js';
@@ -48,7 +47,7 @@ function scalarValue(attr: Attribute, value: unknown, at: string): unknown {
   try {
     return toStorage(attr, value);
   } catch (err) {
-    if (err instanceof ValueError || err instanceof Error) throw strapiArchiveError(`${at}: ${attr.name}: ${err.message}`);
+    if (err instanceof Error) throw strapiArchiveError(`${at}: ${attr.name}: ${err.message}`);
     throw err;
   }
 }
