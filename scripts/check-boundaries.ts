@@ -47,8 +47,28 @@ export function folderCycles(modules: readonly ModuleImports[]): string[] {
     const inside = group.flatMap((from) =>
       [...(edges.get(from) ?? new Map<string, string>())].filter(([to]) => members.has(to)).map(([, example]) => `    ${example}`),
     );
-    return [`cycle between ${group.join(', ')}:`, ...inside].join('\n');
+    return [`cycle between ${group.join(', ')}:`, `  shortest: ${shortestCycle(group, edges).join(' -> ')}`, ...inside].join('\n');
   });
+}
+
+/** The shortest way from the group's first folder back to it, inside the group (breadth first). */
+function shortestCycle(group: readonly string[], edges: ReadonlyMap<string, ReadonlyMap<string, string>>): string[] {
+  const [start] = group;
+  if (start === undefined) return [];
+  const members = new Set(group);
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  for (let node = queue.shift(); node !== undefined; node = queue.shift()) {
+    for (const next of (edges.get(node) ?? new Map<string, string>()).keys()) {
+      if (!members.has(next) || cameFrom.has(next)) continue;
+      cameFrom.set(next, node);
+      if (next === start) queue.length = 0;
+      else queue.push(next);
+    }
+  }
+  const path = [start];
+  for (let node = cameFrom.get(start); node !== undefined && node !== start; node = cameFrom.get(node)) path.unshift(node);
+  return [start, ...path];
 }
 
 /** Tarjan's algorithm; returns the groups of more than one node, members sorted. */
@@ -87,8 +107,10 @@ function stronglyConnected(edges: ReadonlyMap<string, ReadonlyMap<string, string
 /** Cruises `folders` under `root` with the rules of `root`/.dependency-cruiser.cjs and `root`/tsconfig.json. */
 export async function checkBoundaries(root: string, folders: readonly string[] = CHECKED_FOLDERS): Promise<BoundaryReport> {
   const options = await extractDepcruiseOptions(resolve(root, '.dependency-cruiser.cjs'));
-  const tsConfig = extractTSConfig(resolve(root, 'tsconfig.json'));
-  const { output } = await cruise([...folders], { ...options, baseDir: root }, {}, { tsConfig });
+  const fileName = resolve(root, 'tsconfig.json');
+  const tsConfig = extractTSConfig(fileName);
+  // Paths in the rules are relative to baseDir; the resolver's tsconfig is named absolutely so any cwd works.
+  const { output } = await cruise([...folders], { ...options, baseDir: root, tsConfig: { fileName } }, {}, { tsConfig });
   if (typeof output === 'string') throw new Error('dependency-cruiser answered text, expected a result object');
   return report(output);
 }

@@ -77,7 +77,7 @@ describe('import-boundary check (scripts/check-boundaries.ts)', () => {
     });
     const { cycles } = await checkBoundaries(root, ['server', 'main']);
     expect(cycles).toEqual([
-      'cycle between server/schema, server/users:\n    server/schema/types.ts -> server/users/models.ts\n    server/users/models.ts -> server/schema/types.ts',
+      'cycle between server/schema, server/users:\n  shortest: server/schema -> server/users -> server/schema\n    server/schema/types.ts -> server/users/models.ts\n    server/users/models.ts -> server/schema/types.ts',
     ]);
   });
 
@@ -89,7 +89,7 @@ describe('import-boundary check (scripts/check-boundaries.ts)', () => {
     });
     const { cycles } = await checkBoundaries(root, ['server']);
     expect(cycles).toEqual([
-      'cycle between server/services.ts, server/users:\n    server/services.ts -> server/users/users.ts\n    server/users/users.ts -> server/services.ts',
+      'cycle between server/services.ts, server/users:\n  shortest: server/services.ts -> server/users -> server/services.ts\n    server/services.ts -> server/users/users.ts\n    server/users/users.ts -> server/services.ts',
     ]);
   });
 
@@ -103,7 +103,7 @@ describe('import-boundary check (scripts/check-boundaries.ts)', () => {
       module('server/d/w.ts', 'server/a/x.ts'),
     ];
     expect(folderCycles(modules)).toEqual([
-      'cycle between server/a, server/b, server/c.ts:\n    server/a/x.ts -> server/b/y.ts\n    server/b/y.ts -> server/c.ts\n    server/c.ts -> server/a/z.ts',
+      'cycle between server/a, server/b, server/c.ts:\n  shortest: server/a -> server/b -> server/c.ts -> server/a\n    server/a/x.ts -> server/b/y.ts\n    server/b/y.ts -> server/c.ts\n    server/c.ts -> server/a/z.ts',
     ]);
   });
 });
