@@ -1,5 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Selectable } from 'kysely';
 import type { Db, Row } from '../db/database.js';
+import type { UserTable } from '../db/system-tables.js';
 import { newDocumentId, validateEntity, type Access, type DocumentService } from '../documents/index.js';
 import { AppError } from '../errors/app-error.js';
 import { UP_RESET_CODE_BYTES } from '../limits.js';
@@ -9,6 +11,9 @@ import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { withoutPasswordValues } from './redact.js';
 import { userDefaults } from './user-extras.js';
 import { byUserId } from './user-query.js';
+
+/** A stored user: its built-in columns typed (a project's extension columns are there too, untyped). */
+export type UserRow = Selectable<UserTable>;
 
 /** What a new account is made of (already checked by the register validation). */
 export interface NewAccount {
@@ -55,13 +60,13 @@ export function createAccountService(deps: { db: Db; documents: DocumentService;
 
   const service = {
     /** The stored row of a user (with its password hash: never answer it as is). */
-    async row(id: number): Promise<Row | undefined> {
+    async row(id: number): Promise<UserRow | undefined> {
       if (!Number.isSafeInteger(id)) return undefined;
       return db.selectFrom(USERS_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
     },
 
     /** The local account an identifier names: its email (any case) or its exact username. */
-    async forLogin(identifier: string): Promise<Row | undefined> {
+    async forLogin(identifier: string): Promise<UserRow | undefined> {
       return db
         .selectFrom(USERS_TABLE)
         .selectAll()
@@ -85,7 +90,7 @@ export function createAccountService(deps: { db: Db; documents: DocumentService;
     },
 
     /** Creates a confirmed local account with its role; entity validation first. */
-    async create(input: NewAccount): Promise<Row> {
+    async create(input: NewAccount): Promise<UserRow> {
       const email = input.email.toLowerCase();
       const confirmed = input.confirmed ?? true;
       const blocked = input.blocked ?? false;
@@ -106,13 +111,13 @@ export function createAccountService(deps: { db: Db; documents: DocumentService;
     },
 
     /** Whether a password is the user's. */
-    checkPassword: (row: Row, plain: string): Promise<boolean> => verifyPassword(plain, typeof row.password === 'string' ? row.password : null),
+    checkPassword: (row: Pick<UserRow, 'password'>, plain: string): Promise<boolean> => verifyPassword(plain, row.password),
 
     /** Sets a new password (Strapi's length rule applies) and forgets any reset code. */
-    async setPassword(row: Row, plain: string): Promise<void> {
+    async setPassword(row: UserRow, plain: string): Promise<void> {
       await validate({ password: plain }, 'update', row);
       const password = await hashPassword(plain, 'compact');
-      await db.updateTable(USERS_TABLE).set({ password, resetPasswordToken: null, updatedAt: now().toISOString() }).where('id', '=', Number(row.id)).execute();
+      await db.updateTable(USERS_TABLE).set({ password, resetPasswordToken: null, updatedAt: now().toISOString() }).where('id', '=', row.id).execute();
     },
 
     /** A new password reset code for a user: returned once, stored only as its SHA-256. */
@@ -123,7 +128,7 @@ export function createAccountService(deps: { db: Db; documents: DocumentService;
     },
 
     /** The account a reset code belongs to; the stored digests are compared in constant time. */
-    async forResetCode(code: string): Promise<Row | undefined> {
+    async forResetCode(code: string): Promise<UserRow | undefined> {
       const digest = sha256(code);
       const row = await db.selectFrom(USERS_TABLE).selectAll().where('resetPasswordToken', '=', digest).executeTakeFirst();
       if (!row || typeof row.resetPasswordToken !== 'string') return undefined;

@@ -2,7 +2,7 @@ import type { Access } from '../documents/index.js';
 import type { Row } from '../db/database.js';
 import { applicationError, validationError } from '../errors/app-error.js';
 import { plainNode } from '../query/populate.js';
-import type { AccountService } from './accounts.js';
+import type { AccountService, UserRow } from './accounts.js';
 import type { AdvancedSettingsService } from './advanced-settings.js';
 import { checkBody } from './auth-input.js';
 import { deviceIdOf, type ClientInfo, type IssuedTokens, type SessionFlows } from './session-flows.js';
@@ -23,7 +23,7 @@ export interface AuthRequest {
 
 const REGISTER_KEYS = ['username', 'password', 'email'];
 const INVALID_LOGIN = 'Invalid identifier or password';
-const isBlocked = (row: Row) => row.blocked === true || Number(row.blocked) === 1;
+const isBlocked = (row: UserRow) => row.blocked === 1;
 const WITH_ROLE = { ...PLAIN_USER_QUERY, populate: new Map([['role', plainNode('role')]]) };
 
 /**
@@ -57,7 +57,7 @@ export function createAuthFlows(deps: { settings: AdvancedSettingsService; accou
       if (!(await accounts.checkPassword(row, password))) throw validationError(INVALID_LOGIN);
       if (isBlocked(row)) throw applicationError('Your account has been blocked by an administrator');
       const client: ClientInfo = { deviceId: deviceIdOf(req.body), userAgent: req.userAgent };
-      return answer(row, await sessions.issue(Number(row.id), client), req.access);
+      return answer(row, await sessions.issue(row.id, client), req.access);
     },
 
     /** `POST /api/auth/local/register`: a confirmed account with the default role (both as the advanced settings say). */
@@ -71,7 +71,7 @@ export function createAuthFlows(deps: { settings: AdvancedSettingsService; accou
       const role = await deps.settings.defaultRole().catch(() => Promise.reject(applicationError('Impossible to find the default role')));
       if (await accounts.isTaken(email, username)) throw applicationError('Email or Username are already taken');
       const row = await accounts.create({ email, username, password, roleId: role.id });
-      const tokens = await sessions.issue(Number(row.id), { userAgent: req.userAgent });
+      const tokens = await sessions.issue(row.id, { userAgent: req.userAgent });
       return answer(row, tokens, req.access, true);
     },
 
@@ -83,7 +83,7 @@ export function createAuthFlows(deps: { settings: AdvancedSettingsService; accou
       if (!row || !(await accounts.checkPassword(row, currentPassword))) throw validationError('The provided current password is invalid');
       if (currentPassword === password) throw validationError('Your new password must be different than your current password');
       await accounts.setPassword(row, password);
-      return answer(row, await sessions.reissue(Number(row.id), { deviceId: deviceIdOf(req.body), userAgent: req.userAgent }), req.access);
+      return answer(row, await sessions.reissue(row.id, { deviceId: deviceIdOf(req.body), userAgent: req.userAgent }), req.access);
     },
 
     /** `POST /api/auth/reset-password` with a code issued by `issueResetCode`. */
@@ -93,7 +93,7 @@ export function createAuthFlows(deps: { settings: AdvancedSettingsService; accou
       const row = await accounts.forResetCode(code);
       if (!row) throw validationError('Incorrect code provided');
       await accounts.setPassword(row, password);
-      return answer(row, await sessions.reissue(Number(row.id), { userAgent: req.userAgent }), req.access);
+      return answer(row, await sessions.reissue(row.id, { userAgent: req.userAgent }), req.access);
     },
 
     /** `POST /api/auth/forgot-password`: always `{ ok: true }`; Hearth sends no e-mail, so no code is made. */

@@ -42,7 +42,7 @@ export function userJwtStrategy(deps: StrategyDeps): { strategy: BearerStrategy;
       const sessionId = claims.type === 'access' ? claims.sessionId : null;
       if (sessionId !== null && !(await deps.sessions.isActive(sessionId))) throw unauthorized();
       const user = await deps.accounts.row(claims.userId);
-      if (!user || user.blocked === true || Number(user.blocked) === 1) throw unauthorized('Invalid credentials');
+      if (!user || user.blocked === 1) throw unauthorized('Invalid credentials');
       const role = await deps.roles.ofUser(claims.userId);
       const granted = new Set(role ? await deps.permissions.list(role.type) : []);
       const caller: Caller = { kind: 'user', id: claims.userId, allows: (action) => granted.has(action), ...(role ? { cacheKey: `role:${role.id}` } : {}) };
