@@ -18,7 +18,11 @@ export type ErrorName =
   | 'UsageError'
   | 'ConfigError'
   | 'ListenError'
-  | 'SchemaError';
+  | 'SchemaError'
+  // Strapi's transfer protocol's (answered over its WebSocket as `{ code, message, details }`, never as an HTTP body).
+  | 'TransferError'
+  | 'ProviderTransferError'
+  | 'ProviderValidationError';
 
 const STATUS: Record<ErrorName, number> = {
   ApplicationError: 400,
@@ -39,10 +43,21 @@ const STATUS: Record<ErrorName, number> = {
   ConfigError: 500,
   ListenError: 500,
   SchemaError: 500,
+  TransferError: 500,
+  ProviderTransferError: 500,
+  ProviderValidationError: 500,
 };
 
 /** The names whose message is for the operator only: the CLI prints them; an HTTP client would get the generic 500. */
-const OPERATOR_NAMES: ReadonlySet<ErrorName> = new Set(['UsageError', 'ConfigError', 'ListenError', 'SchemaError']);
+const OPERATOR_NAMES: ReadonlySet<ErrorName> = new Set([
+  'UsageError',
+  'ConfigError',
+  'ListenError',
+  'SchemaError',
+  'TransferError',
+  'ProviderTransferError',
+  'ProviderValidationError',
+]);
 
 /** The error envelope every failed request answers with. */
 export interface ErrorBody {

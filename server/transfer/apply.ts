@@ -13,7 +13,7 @@ import { importStrapiArchive, type StrapiImportSummary } from '../strapi-archive
 import type { ArchiveSchema } from '../strapi-archive/schemas.js';
 import { writeProject } from '../strapi-archive/schemas.js';
 import { copyKeptConfiguration } from '../strapi-archive/settings-in.js';
-import { TransferError } from './protocol.js';
+import { transferError } from './protocol.js';
 
 /**
  * Puts a Strapi dataset (a pushed transfer, or an uploaded export archive) in place on a running
@@ -39,7 +39,7 @@ async function replaceContent(built: Db, trx: Db): Promise<void> {
   const tables = (await built.introspection.getTables()).map((t) => t.name).filter((n) => !kept(n));
   const liveTables = new Set((await trx.introspection.getTables()).map((t) => t.name));
   const missing = tables.filter((t) => !liveTables.has(t));
-  if (missing.length > 0) throw new TransferError('ProviderTransferError', `the server has no table for ${missing.join(', ')}: its schemas changed during the transfer`);
+  if (missing.length > 0) throw transferError('ProviderTransferError', `the server has no table for ${missing.join(', ')}: its schemas changed during the transfer`);
   // Rows reference each other across tables: the checks run once every table is rewritten.
   await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
   for (const table of tables) await trx.deleteFrom(table).execute();

@@ -1,14 +1,30 @@
 /** Shared shapes of Strapi's transfer protocol (see test/fixtures/strapi/export/TRANSFER.md). */
 
-/** An error answered to the client as `{ code, message, details }` (code: the error's name in Strapi). */
-export class TransferError extends Error {
-  constructor(
-    readonly code: 'Error' | 'ProviderTransferError' | 'ProviderValidationError',
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
+import { AppError, type ErrorName } from '../errors/app-error.js';
+
+/** Each code the transfer protocol answers an error with (the error's name in Strapi; `Error` for a plain one), and its AppError name. */
+const CODES = [
+  ['Error', 'TransferError'],
+  ['ProviderTransferError', 'ProviderTransferError'],
+  ['ProviderValidationError', 'ProviderValidationError'],
+] as const satisfies readonly (readonly [string, ErrorName])[];
+/** A code of the transfer protocol's errors. */
+export type TransferCode = (typeof CODES)[number][0];
+
+const NAME_OF = new Map<TransferCode, ErrorName>(CODES);
+const CODE_OF = new Map<ErrorName, TransferCode>(CODES.map(([code, name]) => [name, code]));
+
+/**
+ * An error the transfer client is told as `{ code, message, details }`: an AppError named after its
+ * code. Not safe to show an HTTP client (one that escapes into an HTTP request is the generic 500).
+ */
+export const transferError = (code: TransferCode, message: string, details: Record<string, unknown> = {}): AppError =>
+  new AppError(NAME_OF.get(code) ?? 'TransferError', message, details, { safe: false });
+
+/** The protocol's `{ code, message, details }` for a transfer error; null for any other error. */
+export function transferAnswer(err: unknown): { code: TransferCode; message: string; details: unknown } | null {
+  const code = err instanceof AppError ? CODE_OF.get(err.name) : undefined;
+  return code !== undefined && err instanceof AppError ? { code, message: err.message, details: err.details } : null;
 }
 
 /** What a provider may send besides replies: diagnostics, and stream batches the client acknowledges. */

@@ -6,7 +6,7 @@ import { TRANSFER_ASSET_CHUNK_BYTES, TRANSFER_BATCH_MAX_BYTES } from '../limits.
 import type { Services } from '../services.js';
 import { stageStrapiArchive } from '../strapi-archive/export.js';
 import { stageLines } from '../strapi-archive/jsonl.js';
-import { isRecord, isStage, metadata, ThenRun, TransferError, type Channel, type Provider, type TransferStage } from './protocol.js';
+import { isRecord, isStage, metadata, ThenRun, transferError, type Channel, type Provider, type TransferStage } from './protocol.js';
 import { schemasByUid } from './schemas.js';
 
 /**
@@ -115,13 +115,13 @@ export function createPullSource(deps: { services: Services; channel: Channel })
         case 'rollback':
           return null;
         default:
-          throw new TransferError('ProviderTransferError', `Invalid action provided: "${action}"`, { action });
+          throw transferError('ProviderTransferError', `Invalid action provided: "${action}"`, { action });
       }
     },
     async step(action, step) {
-      if (!isStage(step)) throw new TransferError('ProviderTransferError', `Invalid stage (${step}) provided for the current flow`);
+      if (!isStage(step)) throw transferError('ProviderTransferError', `Invalid stage (${step}) provided for the current flow`);
       if (action === 'end') return { ok: true };
-      if (action !== 'start') throw new TransferError('ProviderTransferError', `Invalid action provided: "${action}"`);
+      if (action !== 'start') throw transferError('ProviderTransferError', `Invalid action provided: "${action}"`);
       await channel.diagnostic(`creating ${step} read stream`, ORIGIN);
       const id = randomUUID();
       if (step !== 'assets') return new ThenRun({ ok: true, id }, run(id, () => streamLines(step, id)));

@@ -7,7 +7,7 @@ import { SAFE_ASSET, STRAPI_ARCHIVE_VERSION } from '../strapi-archive/export.js'
 import { stageWriter, type StageWriter } from '../strapi-archive/jsonl-out.js';
 import { schemaLines } from '../strapi-archive/schemas-out.js';
 import { applyPush } from './apply.js';
-import { isRecord, isStage, metadata, TransferError, type Channel, type Provider, type TransferStage } from './protocol.js';
+import { isRecord, isStage, metadata, transferError, type Channel, type Provider, type TransferStage } from './protocol.js';
 import { schemasByUid } from './schemas.js';
 
 /**
@@ -35,7 +35,7 @@ function bytesOf(item: Record<string, unknown>): Buffer {
   const { data } = item;
   if (typeof data === 'string') return Buffer.from(data, item.encoding === 'base64' ? 'base64' : 'utf8');
   if (isRecord(data) && data.type === 'Buffer' && Array.isArray(data.data)) return Buffer.from(data.data as number[]);
-  throw new TransferError('ProviderTransferError', 'an asset chunk holds no bytes');
+  throw transferError('ProviderTransferError', 'an asset chunk holds no bytes');
 }
 
 /** The push destination of one transfer. */
@@ -46,12 +46,12 @@ export function createPushDestination(deps: { services: Services; channel: Chann
   const stats = new Map<TransferStage, Stats>();
   const assets = new Map<string, AssetInFlight>();
   const tree = () => {
-    if (work === null) throw new TransferError('ProviderTransferError', 'beforeTransfer must come before the stages');
+    if (work === null) throw transferError('ProviderTransferError', 'beforeTransfer must come before the stages');
     return join(work, 'tree');
   };
 
   async function beforeTransfer(): Promise<null> {
-    if (services.database.kind !== 'sqlite') throw new TransferError('ProviderTransferError', 'Hearth accepts a pushed transfer on SQLite only for now; import a Strapi export with hearth import --from-strapi instead');
+    if (services.database.kind !== 'sqlite') throw transferError('ProviderTransferError', 'Hearth accepts a pushed transfer on SQLite only for now; import a Strapi export with hearth import --from-strapi instead');
     work ??= await mkdtemp(join(tmpdir(), 'hearth-transfer-push-'));
     const schemas = stageWriter(tree(), 'schemas');
     for (const line of schemaLines(services.registry())) await schemas.write(line);
@@ -63,21 +63,21 @@ export function createPushDestination(deps: { services: Services; channel: Chann
 
   async function streamAssets(items: readonly unknown[], counted: Stats): Promise<void> {
     for (const item of items) {
-      if (!isRecord(item) || typeof item.assetID !== 'string') throw new TransferError('ProviderTransferError', 'an asset chunk needs an action and an assetID');
+      if (!isRecord(item) || typeof item.assetID !== 'string') throw transferError('ProviderTransferError', 'an asset chunk needs an action and an assetID');
       if (item.action === 'start') {
         const data = isRecord(item.data) ? item.data : {};
         const filename = String(data.filename ?? '');
-        if (!SAFE_ASSET.test(filename)) throw new TransferError('ProviderTransferError', `unusable asset file name ${JSON.stringify(filename)}`);
+        if (!SAFE_ASSET.test(filename)) throw transferError('ProviderTransferError', `unusable asset file name ${JSON.stringify(filename)}`);
         // Bytes go to disk as they come: a large file is never held in memory whole.
         await writeFile(join(tree(), 'assets', 'uploads', filename), '', { flag: 'wx' }).catch(() => {
-          throw new TransferError('ProviderTransferError', `asset ${filename} was sent twice`);
+          throw transferError('ProviderTransferError', `asset ${filename} was sent twice`);
         });
         assets.set(item.assetID, { filename, metadata: data.metadata ?? null });
         counted.started++;
         continue;
       }
       const asset = assets.get(item.assetID);
-      if (asset === undefined) throw new TransferError('ProviderTransferError', `asset ${item.assetID} was not started`);
+      if (asset === undefined) throw transferError('ProviderTransferError', `asset ${item.assetID} was not started`);
       if (item.action === 'stream') await appendFile(join(tree(), 'assets', 'uploads', asset.filename), bytesOf(item));
       else if (item.action === 'end') {
         await writeFile(join(tree(), 'assets', 'metadata', `${asset.filename}.json`), JSON.stringify(asset.metadata));
@@ -89,7 +89,7 @@ export function createPushDestination(deps: { services: Services; channel: Chann
 
   async function streamLines(stage: TransferStage, items: readonly unknown[], counted: Stats): Promise<void> {
     const writer = writers.get(stage);
-    if (writer === undefined) throw new TransferError('ProviderTransferError', `You need to initialize the transfer stage (${stage}) before starting to stream data`);
+    if (writer === undefined) throw transferError('ProviderTransferError', `You need to initialize the transfer stage (${stage}) before starting to stream data`);
     for (const item of items) {
       counted.started++;
       // A pushed entity may come without its documentId: each such row becomes a document of its own.
@@ -128,11 +128,11 @@ export function createPushDestination(deps: { services: Services; channel: Chann
         case 'rollback':
           return null;
         default:
-          throw new TransferError('ProviderTransferError', `Invalid action provided: "${action}"`, { action });
+          throw transferError('ProviderTransferError', `Invalid action provided: "${action}"`, { action });
       }
     },
     async step(action, step, data) {
-      if (!isStage(step)) throw new TransferError('ProviderTransferError', `Invalid stage (${step}) provided for the current flow`);
+      if (!isStage(step)) throw transferError('ProviderTransferError', `Invalid stage (${step}) provided for the current flow`);
       const counted = stats.get(step) ?? { started: 0, finished: 0 };
       if (action === 'start') {
         await channel.diagnostic(`creating ${step} write stream`, ORIGIN);
@@ -142,13 +142,13 @@ export function createPushDestination(deps: { services: Services; channel: Chann
         return { ok: true };
       }
       if (action === 'stream') {
-        if (!Array.isArray(data)) throw new TransferError('ProviderTransferError', `a ${step} stream message needs a data array`);
+        if (!Array.isArray(data)) throw transferError('ProviderTransferError', `a ${step} stream message needs a data array`);
         if (step === 'assets') await streamAssets(data, counted);
         else await streamLines(step, data, counted);
         return null;
       }
       if (action === 'end') return { ok: true, stats: counted };
-      throw new TransferError('ProviderTransferError', `Invalid action provided: "${action}"`);
+      throw transferError('ProviderTransferError', `Invalid action provided: "${action}"`);
     },
     async dispose() {
       if (work !== null) await rm(work, { recursive: true, force: true });

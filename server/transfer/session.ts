@@ -3,7 +3,7 @@ import type { RawData, WebSocket } from 'ws';
 import type { Services } from '../services.js';
 import { createPullSource } from './pull.js';
 import { createPushDestination } from './push.js';
-import { isRecord, ThenRun, TransferError, type Provider, type Channel } from './protocol.js';
+import { isRecord, ThenRun, transferAnswer, transferError, type Provider, type Channel } from './protocol.js';
 
 /**
  * One transfer WebSocket, as Strapi's push and pull handlers answer it: `command` messages
@@ -73,7 +73,7 @@ export function runSession(options: { ws: WebSocket; kind: 'push' | 'pull'; serv
   const commands = {
     async init(params: Record<string, unknown>) {
       const id = randomUUID();
-      if (state.transferID !== null || !lock.take(id)) throw new TransferError('Error', 'Transfer already in progress');
+      if (state.transferID !== null || !lock.take(id)) throw transferError('Error', 'Transfer already in progress');
       state.transferID = id;
       state.startedAt = Date.now();
       state.provider = kind === 'pull' ? createPullSource({ services, channel }) : createPushDestination({ services, channel, options: params.options });
@@ -83,7 +83,7 @@ export function runSession(options: { ws: WebSocket; kind: 'push' | 'pull'; serv
       return reply;
     },
     async end(params: Record<string, unknown>) {
-      if (state.transferID === null || params.transferID !== state.transferID) throw new TransferError('ProviderTransferError', 'Bad transfer ID provided');
+      if (state.transferID === null || params.transferID !== state.transferID) throw transferError('ProviderTransferError', 'Bad transfer ID provided');
       await teardown();
       return { ok: true };
     },
@@ -100,9 +100,9 @@ export function runSession(options: { ws: WebSocket; kind: 'push' | 'pull'; serv
       if (result instanceof ThenRun) after = result;
       payload = JSON.stringify({ uuid, data: (result instanceof ThenRun ? result.reply : result) ?? null, error: null });
     } catch (err) {
-      const known = err instanceof TransferError;
+      const known = transferAnswer(err);
       if (!known) services.log(`transfer: ${err instanceof Error ? err.message : String(err)}`);
-      const error = known ? { code: err.code, message: err.message, details: err.details } : { code: 'Error', message: err instanceof Error ? err.message : String(err), details: {} };
+      const error = known ?? { code: 'Error', message: err instanceof Error ? err.message : String(err), details: {} };
       payload = JSON.stringify({ uuid, data: null, error });
     }
     state.last = { uuid, payload };
@@ -126,7 +126,7 @@ export function runSession(options: { ws: WebSocket; kind: 'push' | 'pull'; serv
       await channel.diagnostic(`received command:${command} uuid:${uuid}`);
       const params = isRecord(msg.params) ? msg.params : {};
       await respond(uuid, async () => {
-        if (!(VALID_COMMANDS as readonly string[]).includes(command)) throw new TransferError('Error', 'Invalid transfer command');
+        if (!(VALID_COMMANDS as readonly string[]).includes(command)) throw transferError('Error', 'Invalid transfer command');
         return commands[command as (typeof VALID_COMMANDS)[number]](params);
       });
       return;
@@ -134,10 +134,10 @@ export function runSession(options: { ws: WebSocket; kind: 'push' | 'pull'; serv
     await channel.diagnostic(`received transfer action:${String(msg.action)} step:${String(msg.kind)} uuid:${uuid}`);
     await respond(uuid, async () => {
       const provider = state.provider;
-      if (provider === null || msg.transferID !== state.transferID) throw new TransferError('Error', 'Invalid Transfer Process');
+      if (provider === null || msg.transferID !== state.transferID) throw transferError('Error', 'Invalid Transfer Process');
       if (msg.kind === 'action') return provider.action(String(msg.action));
       if (msg.kind === 'step') return provider.step(String(msg.action), String(msg.step), msg.data);
-      throw new TransferError('Error', 'Invalid Transfer Process');
+      throw transferError('Error', 'Invalid Transfer Process');
     });
   };
 
