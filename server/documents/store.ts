@@ -7,6 +7,7 @@ import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, t
 import { parseRelationInput, refKey, refsOf, resolveRefs, type Position, type RelationInput, type RelationRef } from './relations-input.js';
 import { scalarColumns } from './scalars.js';
 import { chunked, insertMany } from './batch-write.js';
+import { insertLeafItems } from './leaf-components.js';
 import { deleteIncomingMorphs, resolveMorphRefs, writeMorphs } from './morph-input.js';
 import { isRecord } from '../errors/is-record.js';
 
@@ -159,7 +160,8 @@ export function mediaRefs(value: unknown): RelationRef[] {
 // ---------------------------------------------------------------------------------------------
 // Components
 
-interface ComponentLink {
+/** A component row linked from a row's attribute. */
+export interface ComponentLink {
   readonly linkId: number;
   readonly cmpId: number;
   readonly uid: string;
@@ -217,8 +219,14 @@ async function applyComponents(env: WriteEnv, model: Model, rowId: number, attr:
   const links = await componentLinks(env, model, rowId, attr.name);
   const kept = new Set<number>();
   const next: { cmpId: number; uid: string }[] = [];
-  for (const item of items) {
+  const inserted = await insertLeafItems(env, attr, items, links);
+  for (const [index, item] of items.entries()) {
     if (!isRecord(item)) continue;
+    const early = inserted?.get(index);
+    if (early) {
+      next.push(early);
+      continue;
+    }
     const uid = attr.kind === 'component' ? attr.component : String(item.__component);
     const component = env.registry.component(uid);
     if (!component) continue;
