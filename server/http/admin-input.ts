@@ -1,12 +1,13 @@
 import type { Request } from 'express';
 import { AppError, fieldError, notFound } from '../errors/app-error.js';
 import { readBody } from './body.js';
+import { isRecord as isJson } from '../errors/is-record.js';
 
 /** A JSON object of a request body or a part of it. */
 export type Json = Record<string, unknown>;
 
 /** A plain JSON object (not an array, not null). */
-export const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isJson };
 
 /** 400 ValidationError naming one offending field (errors/app-error.ts's, re-exported for the admin routes). */
 export { fieldError };

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { resolveCustomField, type CustomFieldTable } from './custom-fields.js';
 import type { Model } from './types.js';
+import { isRecord as isJson } from '../errors/is-record.js';
 
 /**
  * Custom fields seen through the content-type builder, as Strapi's builder sees them: its answers
@@ -9,7 +10,6 @@ import type { Model } from './types.js';
  */
 
 type Json = Record<string, unknown>;
-const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A model's schema document as the builder answers it: custom fields carry their base type, in place. */
 export function schemaWithBaseTypes(model: Model): Readonly<Json> {

@@ -1,6 +1,7 @@
 import { fieldError, isAppError } from '../errors/app-error.js';
 import type { CustomFieldTable } from './custom-fields.js';
 import { parseComponent, parseContentType, schemaPlace } from './parse.js';
+import { isRecord as isJson } from '../errors/is-record.js';
 
 /**
  * What the content-type builder accepts as a schema: Strapi's schema.json, checked key by key so
@@ -19,7 +20,7 @@ const CONTENT_TYPE_KEYS = ['kind', 'collectionName', 'info', 'options', 'pluginO
 const COMPONENT_KEYS = ['category', 'name', 'collectionName', 'info', 'options', 'pluginOptions', 'attributes', 'indexes', 'config'];
 
 /** A JSON object (not an array, not null). */
-export const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isJson };
 
 /** 400 ValidationError naming one path, in Strapi's `details.errors` shape (errors/app-error.ts's fieldError). */
 export const schemaFieldError = fieldError;

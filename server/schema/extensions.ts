@@ -5,9 +5,9 @@ import type { BuiltInModels } from './built-ins.js';
 import { FILE_MODEL, FILE_PLUGIN_SCHEMA } from './file-model.js';
 import { parseContentType, schemaError } from './parse.js';
 import type { Attribute, ContentTypeModel } from './types.js';
+import { isRecord as isObject } from '../errors/is-record.js';
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A plugin content type a project may extend, and what Hearth needs an extension of it to keep. */
 interface Extendable {

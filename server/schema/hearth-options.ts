@@ -1,4 +1,5 @@
 import { schemaError } from './parse.js';
+import { isRecord as isObject } from '../errors/is-record.js';
 
 /**
  * Hearth's own options in a content type's schema.json, under `pluginOptions.hearth` (Strapi
@@ -11,7 +12,6 @@ const KEYS = ['defaultPopulate'];
 /** A default populate as the REST API takes one: `*`, comma-separated paths, a list of paths, or the object form. */
 export type DefaultPopulate = string | readonly string[] | Readonly<Record<string, unknown>>;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Reads `pluginOptions.hearth` of a content-type schema: its default populate, checked for shape (paths are checked against the registry when used). */
 export function hearthOptions(raw: Record<string, unknown>, where: string): { defaultPopulate?: DefaultPopulate } {

@@ -1,6 +1,7 @@
 import { identifier } from '../db/identifiers.js';
 import { schemaError } from './parse.js';
 import type { Model } from './types.js';
+import { isRecord as isObject } from '../errors/is-record.js';
 
 /**
  * Strapi's polymorphic relations. `morphToOne` / `morphToMany` point at entries of any type
@@ -25,7 +26,6 @@ export interface MorphAttribute {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether a morph relation is a morph-to side (it owns a `_mph` table); otherwise it is an inverse side. */
 export const isMorphTo = (m: MorphAttribute): boolean => m.relation === 'morphToOne' || m.relation === 'morphToMany';

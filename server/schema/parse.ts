@@ -14,6 +14,7 @@ import { isMorphRaw, MORPH_KINDS, parseMorphs } from './morphs.js';
 import { BUILT_IN_CUSTOM_FIELDS, isCustomFieldUid, resolveCustomField, type CustomFieldTable } from './custom-fields.js';
 import { hearthOptions } from './hearth-options.js';
 import { AppError, isAppError } from '../errors/app-error.js';
+import { isRecord as isObject } from '../errors/is-record.js';
 
 /** Where in a project a schema problem is: the model it concerns and the path inside that model's document. */
 export interface SchemaPlace {
@@ -77,7 +78,6 @@ export const RESERVED_ATTRIBUTE_NAMES = new Set([
 const RESERVED_TABLE_PREFIXES = ['hearth_', 'sqlite_', 'pg_'];
 const MEDIA_TYPES = new Set(['images', 'files', 'videos', 'audios']);
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function optionalNumber(raw: Json, key: string, where: string): number | undefined {
   const v = raw[key];

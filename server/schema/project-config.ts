@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { BUILT_IN_CUSTOM_FIELDS, isCustomFieldUid, PROJECT_CONFIG_FILE, type CustomFieldTable } from './custom-fields.js';
 import { schemaError } from './parse.js';
 import { SCALAR_TYPES, type ScalarType } from './types.js';
+import { isRecord as isObject } from '../errors/is-record.js';
 
 /**
  * `hearth.json` at a Strapi project's root: what Hearth needs to know of a project that Strapi
@@ -11,7 +12,6 @@ import { SCALAR_TYPES, type ScalarType } from './types.js';
 
 const KEYS = ['customFields'];
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isScalarType = (v: unknown): v is ScalarType => (SCALAR_TYPES as readonly unknown[]).includes(v);
 
 /** Checks a parsed `hearth.json` and merges its `customFields` over the built-in table. */
