@@ -8,8 +8,8 @@ import { parseQueryString, rawQuery } from './query-string.js';
 import { sendJson } from './respond.js';
 import { AppError } from '../errors/app-error.js';
 import type { BuilderChange } from '../schema/builder.js';
-import { convertPopulate } from '../query/populate.js';
-import { validatePopulate } from '../query/check-populate.js';
+import { parsePopulate } from '../query/populate.js';
+import { unwrap } from '../query/check.js';
 
 /** `confirmDataLoss` of a body (a boolean) or a query string (`true`/`false`). */
 function confirmOf(value: unknown, path: string[]): boolean {
@@ -34,8 +34,7 @@ function checkDefaultPopulate(change: BuilderChange): BuilderChange {
   const model = change.registry.contentType(change.uid);
   if (model?.defaultPopulate === undefined) return change;
   try {
-    validatePopulate(model.defaultPopulate, model, change.registry);
-    convertPopulate(model.defaultPopulate, model, change.registry);
+    unwrap(parsePopulate(model.defaultPopulate, { model, registry: change.registry }));
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     throw fieldError(['contentType', 'pluginOptions', 'hearth', 'defaultPopulate'], `Default populate: ${err.message}`);

@@ -4,7 +4,7 @@ import { validationError } from '../errors/app-error.js';
 import type { DocumentQuery, Pagination } from '../query/ast.js';
 import { checkPopulateAccess } from '../query/check-populate.js';
 import { convertFields } from '../query/fields.js';
-import { convertPopulate } from '../query/populate.js';
+import { convertPopulateLenient } from '../query/populate.js';
 import { buildQuery, checkParams, readListQuery, readOneQuery, validateQuery, type ParsedParts, type QueryEnv } from '../query/read-query.js';
 import { lookupField } from '../schema/fields.js';
 import type { ContentTypeModel } from '../schema/types.js';
@@ -58,7 +58,7 @@ function lenientQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv): Documen
     fields: fields?.filter((f) => lookupField(model, f)?.kind === 'scalar') ?? null,
     filters: null,
     sort: [],
-    populate: convertPopulate(raw.populate, model, env.registry),
+    populate: convertPopulateLenient(raw.populate, model, env.registry),
     status: params.status,
     locale: params.locale,
     publicationFilter: null,

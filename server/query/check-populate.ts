@@ -66,21 +66,17 @@ interface PopulateVisit extends Visit {
   readonly wildcard?: boolean;
 }
 
-/** Walks a populate value the way Strapi's populate traversal does, calling `visit` for every key. */
-function walkPopulate(
-  value: unknown,
-  model: Model,
-  path: Path,
-  attributePosition: boolean,
-  registry: Registry,
-  visit: (v: PopulateVisit) => 'stop' | void,
-): void {
+/** What a walk's visitor decides for the keys below a visited one: its state for them, or `stop` (not below). */
+type Visitor<S> = (v: PopulateVisit, state: S) => S | 'stop';
+
+/** Walks a populate value the way Strapi's populate traversal does, calling `visit` for every key (its state flows down). */
+function walkPopulate<S>(value: unknown, model: Model, path: Path, attributePosition: boolean, registry: Registry, state: S, visit: Visitor<S>): void {
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-    for (const item of value) walkPopulate(item, model, path, attributePosition, registry, visit);
+    for (const item of value) walkPopulate(item, model, path, attributePosition, registry, state, visit);
     return;
   }
   if (value === '*') {
-    walkPopulate(allPopulatable(model), model, path, attributePosition, registry, (v) => visit({ ...v, wildcard: true }));
+    walkPopulate(allPopulatable(model), model, path, attributePosition, registry, state, (v, s) => visit({ ...v, wildcard: true }, s));
     return;
   }
   let entries: [string, unknown][];
@@ -96,18 +92,19 @@ function walkPopulate(
     const field = lookupField(model, key);
     const morph = field ? undefined : model.morphs?.get(key);
     const next = childPath(path, key, field ?? morph);
-    if (visit({ key, field, morph, path: next, value: child, model, attributePosition }) === 'stop') continue;
+    const below = visit({ key, field, morph, path: next, value: child, model, attributePosition }, state);
+    if (below === 'stop') continue;
     if (isNil(child)) continue;
     if (morph) {
-      walkMorph(child, morph, model, next, registry, visit);
+      walkMorph(child, morph, model, next, registry, below, visit);
       continue;
     }
     if (!field) {
-      if (key === 'populate') walkPopulate(child, model, next, true, registry, visit);
+      if (key === 'populate') walkPopulate(child, model, next, true, registry, below, visit);
       if (key === 'on' && isRecord(child)) {
         for (const [uid, sub] of Object.entries(child)) {
           const target = registry.model(uid);
-          if (target) walkPopulate(sub, target, { ...next, raw: `${path.raw}[${uid}]` }, false, registry, visit);
+          if (target) walkPopulate(sub, target, { ...next, raw: `${path.raw}[${uid}]` }, false, registry, below, visit);
         }
       }
       continue;
@@ -117,27 +114,27 @@ function walkPopulate(
         const { on, ...rest } = child;
         for (const uid of field.attribute.components) {
           const component = registry.model(uid);
-          if (component) walkPopulate(rest, component, next, false, registry, visit);
+          if (component) walkPopulate(rest, component, next, false, registry, below, visit);
         }
-        if (on !== undefined) walkPopulate({ on }, model, next, false, registry, visit);
+        if (on !== undefined) walkPopulate({ on }, model, next, false, registry, below, visit);
       } else {
-        walkPopulate(child, model, next, false, registry, visit);
+        walkPopulate(child, model, next, false, registry, below, visit);
       }
       continue;
     }
     const target = field.kind === 'localizations' ? model : targetModel(field, registry);
-    if (target) walkPopulate(child, target, next, false, registry, visit);
+    if (target) walkPopulate(child, target, next, false, registry, below, visit);
   }
 }
 
 /** A morph-to relation is walked through its `on` fragments only (as Strapi's traversal does); an inverse side as a relation. */
-function walkMorph(value: unknown, morph: MorphAttribute, model: Model, path: Path, registry: Registry, visit: (v: PopulateVisit) => 'stop' | void): void {
+function walkMorph<S>(value: unknown, morph: MorphAttribute, model: Model, path: Path, registry: Registry, state: S, visit: Visitor<S>): void {
   if (morph.target !== undefined) {
     const target = registry.model(morph.target);
-    if (target) walkPopulate(value, target, path, false, registry, visit);
+    if (target) walkPopulate(value, target, path, false, registry, state, visit);
     return;
   }
-  if (isRecord(value) && value.on !== undefined) walkPopulate({ on: value.on }, model, path, false, registry, visit);
+  if (isRecord(value) && value.on !== undefined) walkPopulate({ on: value.on }, model, path, false, registry, state, visit);
 }
 
 /** Pass one: structure and attribute checks, delegating nested sort/filters/fields to their validators. */
@@ -188,20 +185,74 @@ function checkPopulateStructure(v: PopulateVisit, registry: Registry): 'stop' | 
  * check of root filters and sorts (same visitor, same 400), so a type the caller may not read
  * cannot be probed by whether a nested filter, sort or count matches. A `*` at any depth names
  * nothing: what it reaches that the caller may not find is left out by the reader, as at the root.
+ * Throws the pass's first refusal; returns whether the pass goes below the key.
  */
-export function checkPopulateAccess(populate: unknown, model: Model, registry: Registry, canRead: CanRead): void {
-  const refuse = (param: Param) => (v: Visit) => {
-    if (restricted(v, canRead)) fail(v, param);
+function accessStep(v: PopulateVisit, registry: Registry, canRead: CanRead): boolean {
+  const refuse = (param: Param) => (visit: Visit) => {
+    if (restricted(visit, canRead)) fail(visit, param);
   };
-  walkPopulate(populate, model, ROOT, true, registry, (v) => {
-    if (v.wildcard) return 'stop';
-    if (v.morph) return refuseMorph(v, v.morph, registry, canRead);
-    if (v.field) return refuse('populate')(v);
-    if (v.key === 'filters') walkFilters(v.value, v.model, ROOT, registry, refuse('filters'));
-    else if (v.key === 'sort') walkSort(v.value, v.model, ROOT, registry, refuse('sort'));
-    else if (v.key !== 'fields') return;
-    return 'stop';
+  if (v.wildcard) return false;
+  if (v.morph) {
+    refuseMorph(v, v.morph, registry, canRead);
+    return true;
+  }
+  if (v.field) {
+    refuse('populate')(v);
+    return true;
+  }
+  if (v.key === 'filters') walkFilters(v.value, v.model, ROOT, registry, refuse('filters'));
+  else if (v.key === 'sort') walkSort(v.value, v.model, ROOT, registry, refuse('sort'));
+  else return v.key !== 'fields';
+  return false;
+}
+
+/** The private pass: a private relation, component, media or morph relation is refused; returns whether the pass goes below the key. */
+function hiddenStep(v: PopulateVisit): boolean {
+  if ((v.field?.private && v.field.kind !== 'scalar') || v.morph?.raw.private === true) fail(v, 'populate');
+  return Boolean(v.field) || !['sort', 'filters', 'fields'].includes(v.key);
+}
+
+/** Which of the passes still walk a subtree (each stops below some keys). */
+interface Passes {
+  readonly structure: boolean;
+  readonly hidden: boolean;
+  readonly access: boolean;
+}
+
+/** A pass's step run at a visit: its first error kept (the pass would have stopped there), whether it goes below returned. */
+function keepFirst(kept: { error?: unknown }, step: () => boolean): boolean {
+  try {
+    return step();
+  } catch (error) {
+    if (!('error' in kept)) kept.error = error;
+    return false;
+  }
+}
+
+/**
+ * Strapi's populate passes (structure, private, the caller's) in one walk. They walk the same tree
+ * in the same order, each stopping below different keys, so a key is checked by every pass that
+ * reaches it: the structure pass throws at once (it runs first), the others keep their first error,
+ * thrown in pass order after the walk.
+ */
+function checkPasses(populate: unknown, model: Model, registry: Registry, start: Passes, canRead: CanRead | undefined): void {
+  const hidden: { error?: unknown } = {};
+  const access: { error?: unknown } = {};
+  walkPopulate<Passes>(populate, model, ROOT, true, registry, start, (v, passes) => {
+    const below: Passes = {
+      structure: passes.structure && checkPopulateStructure(v, registry) !== 'stop',
+      hidden: passes.hidden && !('error' in hidden) && keepFirst(hidden, () => hiddenStep(v)),
+      access: passes.access && canRead !== undefined && !('error' in access) && keepFirst(access, () => accessStep(v, registry, canRead)),
+    };
+    return below.structure || below.hidden || below.access ? below : 'stop';
   });
+  if ('error' in hidden) throw hidden.error;
+  if ('error' in access) throw access.error;
+}
+
+/** The caller's pass alone (what an unvalidated single-type write still gets). */
+export function checkPopulateAccess(populate: unknown, model: Model, registry: Registry, canRead: CanRead): void {
+  checkPasses(populate, model, registry, { structure: false, hidden: false, access: true }, canRead);
 }
 
 /**
@@ -220,16 +271,11 @@ function refuseMorph(v: PopulateVisit, morph: MorphAttribute, registry: Registry
   }
 }
 
-/** Populate validation: dot paths, or the object form walked as Strapi walks it; then the private pass, then the caller's. */
+/** Populate validation: dot paths, or the object form walked as Strapi walks it; then the private pass, then the caller's (one walk). */
 export function validatePopulate(populate: unknown, model: Model, registry: Registry, canRead?: CanRead): void {
   if (populate === '*') return;
   const dotted =
     typeof populate === 'string' || (Array.isArray(populate) && populate.length > 0 && populate.every((p) => typeof p === 'string'));
   if (dotted) validateDotPopulate(Array.isArray(populate) ? (populate as string[]) : [populate as string], model, registry);
-  else walkPopulate(populate, model, ROOT, true, registry, (v) => checkPopulateStructure(v, registry));
-  walkPopulate(populate, model, ROOT, true, registry, (v) => {
-    if ((v.field?.private && v.field.kind !== 'scalar') || v.morph?.raw.private === true) fail(v, 'populate');
-    if (!v.field && ['sort', 'filters', 'fields'].includes(v.key)) return 'stop';
-  });
-  if (canRead) checkPopulateAccess(populate, model, registry, canRead);
+  checkPasses(populate, model, registry, { structure: !dotted, hidden: true, access: canRead !== undefined }, canRead);
 }

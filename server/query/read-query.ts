@@ -1,15 +1,14 @@
 import { invalidKey, validationError } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel } from '../schema/types.js';
-import type { DocumentQuery, FilterNode, Pagination, SortTerm } from './ast.js';
-import { convertFields, parseFields } from './fields.js';
-import { convertFilters, parseFilters } from './filters.js';
+import type { DocumentQuery, FilterNode, Pagination, PopulateMap, SortTerm } from './ast.js';
+import { parseFields } from './fields.js';
+import { parseFilters } from './filters.js';
 import { checkWindow, pageWindow, toPagination, withCount, type PaginationLimits } from './pagination.js';
 import { ALLOWED_QUERY_KEYS, parseLocale, parsePublicationFilter, parseStatus } from './params.js';
-import { convertPopulate } from './populate.js';
-import { convertSort, parseSort } from './sort.js';
-import { attempt, unwrap, type CanRead, type Parsed } from './check.js';
-import { validatePopulate } from './check-populate.js';
+import { parsePopulate } from './populate.js';
+import { parseSort } from './sort.js';
+import { unwrap, type CanRead, type Parsed } from './check.js';
 import { numberOf, textOf } from './coerce.js';
 
 /** What turning a query string into a DocumentQuery needs. */
@@ -27,12 +26,13 @@ export interface ParsedParts {
   readonly filters: Parsed<FilterNode | null>;
   readonly sort: Parsed<SortTerm[]>;
   readonly fields: Parsed<string[] | null>;
+  readonly populate: Parsed<PopulateMap>;
 }
 
 /**
  * Strapi's controller-level query validation (`validateQuery`): unknown root keys first
- * (`strictParams`), then filters, sort, fields, populate, then publicationFilter. Filters, sort
- * and fields are converted in the same walk; a conversion error waits in the result for
+ * (`strictParams`), then filters, sort, fields, populate, then publicationFilter. Each is
+ * converted in the walk that validates it; a conversion error waits in the result for
  * buildQuery, which throws it where Strapi converts (after the strict parameter checks).
  */
 export function validateQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv): ParsedParts {
@@ -43,9 +43,9 @@ export function validateQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv):
   const filters = parseFilters(raw.filters, scope);
   const sort = parseSort(raw.sort, scope);
   const fields = parseFields(raw.fields, model);
-  if (!isEmpty(raw.populate) && raw.populate !== '*') validatePopulate(raw.populate, model, env.registry, env.canRead);
+  const populate = parsePopulate(raw.populate, scope);
   parsePublicationFilter(raw.publicationFilter, raw.hasPublishedVersion);
-  return { filters, sort, fields };
+  return { filters, sort, fields, populate };
 }
 
 /** Root `page`/`pageSize`/`start`/`limit` as the document service's strict check sees them. */
@@ -90,16 +90,12 @@ export function buildQuery(
   model: ContentTypeModel,
   env: QueryEnv,
   params: ReturnType<typeof checkParams>,
-  parts: ParsedParts = {
-    filters: attempt(() => convertFilters(raw.filters, model, env.registry)),
-    sort: attempt(() => convertSort(raw.sort)),
-    fields: attempt(() => convertFields(raw.fields, model)),
-  },
+  parts: ParsedParts,
 ): DocumentQuery {
   const sort = unwrap(parts.sort);
   const filters = unwrap(parts.filters);
   const fields = unwrap(parts.fields);
-  const populate = convertPopulate(raw.populate, model, env.registry);
+  const populate = unwrap(parts.populate);
   return {
     fields,
     filters,

@@ -3,10 +3,9 @@ import type { DocumentQuery, FilterNode, Pagination } from '../query/ast.js';
 import { parseFields } from '../query/fields.js';
 import { parseFilters } from '../query/filters.js';
 import { boundedPagination, pageWindow, toPagination, type PaginationLimits } from '../query/pagination.js';
-import { convertPopulate } from '../query/populate.js';
+import { parsePopulate } from '../query/populate.js';
 import { parseSort } from '../query/sort.js';
 import { unwrap, type CanRead } from '../query/check.js';
-import { validatePopulate } from '../query/check-populate.js';
 import type { Registry } from '../schema/registry.js';
 import { userModel } from './models.js';
 
@@ -25,12 +24,12 @@ export function readUserQuery(raw: Raw, registry: Registry, canRead: CanRead): D
   const filters = parseFilters(raw.filters, { model, registry, canRead });
   const sort = parseSort(raw.sort, { model, registry, canRead });
   const fields = parseFields(raw.fields, model);
-  if (!isEmpty(raw.populate) && raw.populate !== '*') validatePopulate(raw.populate, model, registry, canRead);
+  const populate = parsePopulate(raw.populate, { model, registry, canRead });
   return {
     fields: unwrap(fields),
     filters: unwrap(filters),
     sort: unwrap(sort),
-    populate: convertPopulate(raw.populate, model, registry),
+    populate: unwrap(populate),
     status: 'published',
     locale: null,
     publicationFilter: null,
