@@ -38,9 +38,11 @@ const lazy = (pick: (value: unknown) => yup.AnySchema): yup.AnySchema => yup.laz
 const invalid = (message: string) => yup.mixed().test('invalid-type', message, () => false);
 const typeOf = (v: unknown): unknown => (typeof v === 'object' && v !== null ? (v as { type?: unknown }).type : undefined);
 
+// Every schema a lazy picks is built once here, not per node validated (yup schemas are immutable).
+const invalidInline = invalid('Inline node must be Text or Link');
 const inline = lazy((v: unknown) => {
   const type = typeOf(v);
-  return type === 'text' ? text : type === 'link' ? link : invalid('Inline node must be Text or Link');
+  return type === 'text' ? text : type === 'link' ? link : invalidInline;
 });
 
 const withChildren = (type: string, label: string) =>
@@ -55,9 +57,10 @@ const listItem = yup.object().shape({
 });
 
 // list and listChild refer to each other: listChild reads list only when a value is validated, after both exist.
+const invalidListChild = invalid('Inline node must be list-item or list');
 const listChild = lazy((v: unknown) => {
   const type = typeOf(v);
-  return type === 'list' ? list : type === 'list-item' ? listItem : invalid('Inline node must be list-item or list');
+  return type === 'list' ? list : type === 'list-item' ? listItem : invalidListChild;
 });
 const list: yup.AnyObjectSchema = yup.object().shape({
   type: yup.string().equals(['list']).required(),
@@ -94,14 +97,19 @@ const code = yup.object().shape({
   children: yup.array().of(text).min(1, 'Quote node children must have at least one Text or Link node').required(),
 });
 
+const paragraph = withChildren('paragraph', 'Paragraph');
+const heading = withChildren('heading', 'Heading').shape({ level: yup.number().oneOf([1, 2, 3, 4, 5, 6]).required() });
+const quote = withChildren('quote', 'Quote');
+const invalidBlock = invalid('Block node is of invalid type');
+
 const block = lazy((v: unknown) => {
   switch (typeOf(v)) {
     case 'paragraph':
-      return withChildren('paragraph', 'Paragraph');
+      return paragraph;
     case 'heading':
-      return withChildren('heading', 'Heading').shape({ level: yup.number().oneOf([1, 2, 3, 4, 5, 6]).required() });
+      return heading;
     case 'quote':
-      return withChildren('quote', 'Quote');
+      return quote;
     case 'list':
       return list;
     case 'image':
@@ -109,7 +117,7 @@ const block = lazy((v: unknown) => {
     case 'code':
       return code;
     default:
-      return invalid('Block node is of invalid type');
+      return invalidBlock;
   }
 });
 
