@@ -3,9 +3,13 @@ import { lookupField } from '../schema/fields.js';
 import type { MorphAttribute } from '../schema/morphs.js';
 import type { Registry } from '../schema/registry.js';
 import type { Model } from '../schema/types.js';
-import { childPath, fail, isNil, isRecord, POPULATABLE, restricted, ROOT, targetModel, type CanRead, type Param, type Path, type Visit } from './check.js';
-import { validateFilters, walkFilters } from './check-filters.js';
-import { validateFields, validateSort, walkSort } from './check-sort.js';
+import type { FilterNode, SortTerm } from './ast.js';
+import { childPath, fail, isNil, isRecord, POPULATABLE, restricted, ROOT, targetModel, type CanRead, type Param, type Parsed, type Path, type Visit } from './check.js';
+import { walkFilters } from './check-filters.js';
+import { validateFields, walkSort } from './check-sort.js';
+import { parseFields } from './fields.js';
+import { parseFilters } from './filters.js';
+import { parseSort } from './sort.js';
 
 const BOOLEAN_LIKE = new Set(['true', 't', '1', 'false', 'f', '0']);
 const ROOT_ONLY = new Set(['status', 'publicationFilter', 'hasPublishedVersion']);
@@ -137,8 +141,27 @@ function walkMorph<S>(value: unknown, morph: MorphAttribute, model: Model, path:
   if (isRecord(value) && value.on !== undefined) walkPopulate({ on: value.on }, model, path, false, registry, state, visit);
 }
 
-/** Pass one: structure and attribute checks, delegating nested sort/filters/fields to their validators. */
-function checkPopulateStructure(v: PopulateVisit, registry: Registry): 'stop' | void {
+/** Parsed values by the model they apply to and their raw value. */
+type Keyed<T> = Map<Model, Map<unknown, Parsed<T>>>;
+
+/** The nested `sort`, `filters` and `fields` of a populate, parsed (validated and converted in one walk each) by the structure pass, for the converter. */
+export interface NestedOptions {
+  readonly sort: Keyed<SortTerm[]>;
+  readonly filters: Keyed<FilterNode | null>;
+  readonly fields: Keyed<string[] | null>;
+}
+
+function keep<T>(keyed: Keyed<T>, model: Model, raw: unknown, parsed: Parsed<T>): void {
+  const byRaw = keyed.get(model) ?? new Map<unknown, Parsed<T>>();
+  keyed.set(model, byRaw);
+  if (!byRaw.has(raw)) byRaw.set(raw, parsed);
+}
+
+/** What the structure pass parsed for `raw` at `model`, if it did. */
+export const parsedOption = <T>(keyed: Keyed<T> | undefined, model: Model, raw: unknown): Parsed<T> | undefined => keyed?.get(model)?.get(raw);
+
+/** Pass one: structure and attribute checks; nested sort/filters/fields are parsed by their own parsers (their 400s are the validators'). */
+function checkPopulateStructure(v: PopulateVisit, registry: Registry, options: NestedOptions): 'stop' | void {
   const { key, field, value } = v;
   if (v.attributePosition && v.morph) {
     // Inside a morph-to relation, `populate` may only be '*' (Strapi's polymorphic nested populate check).
@@ -164,9 +187,12 @@ function checkPopulateStructure(v: PopulateVisit, registry: Registry): 'stop' | 
     return;
   }
   if (isBooleanLike(key) || key === 'populate') return;
-  if (key === 'sort') validateSort(value, v.model, registry);
-  else if (key === 'filters') validateFilters(value, v.model, registry);
-  else if (key === 'fields') validateFields(value, v.model);
+  const scope = { model: v.model, registry };
+  if (key === 'sort') keep(options.sort, v.model, value, parseSort(value, scope));
+  else if (key === 'filters') keep(options.filters, v.model, value, parseFilters(value, scope));
+  // An empty nested `fields` is validated (a root one is skipped, as Strapi skips empty parameters).
+  else if (key === 'fields' && value === '') validateFields(value, v.model);
+  else if (key === 'fields') keep(options.fields, v.model, value, parseFields(value, v.model));
   else {
     throw invalidKey({
       key,
@@ -235,12 +261,13 @@ function keepFirst(kept: { error?: unknown }, step: () => boolean): boolean {
  * reaches it: the structure pass throws at once (it runs first), the others keep their first error,
  * thrown in pass order after the walk.
  */
-function checkPasses(populate: unknown, model: Model, registry: Registry, start: Passes, canRead: CanRead | undefined): void {
+function checkPasses(populate: unknown, model: Model, registry: Registry, start: Passes, canRead: CanRead | undefined): NestedOptions {
+  const options: NestedOptions = { sort: new Map(), filters: new Map(), fields: new Map() };
   const hidden: { error?: unknown } = {};
   const access: { error?: unknown } = {};
   walkPopulate<Passes>(populate, model, ROOT, true, registry, start, (v, passes) => {
     const below: Passes = {
-      structure: passes.structure && checkPopulateStructure(v, registry) !== 'stop',
+      structure: passes.structure && checkPopulateStructure(v, registry, options) !== 'stop',
       hidden: passes.hidden && !('error' in hidden) && keepFirst(hidden, () => hiddenStep(v)),
       access: passes.access && canRead !== undefined && !('error' in access) && keepFirst(access, () => accessStep(v, registry, canRead)),
     };
@@ -248,6 +275,7 @@ function checkPasses(populate: unknown, model: Model, registry: Registry, start:
   });
   if ('error' in hidden) throw hidden.error;
   if ('error' in access) throw access.error;
+  return options;
 }
 
 /** The caller's pass alone (what an unvalidated single-type write still gets). */
@@ -271,11 +299,11 @@ function refuseMorph(v: PopulateVisit, morph: MorphAttribute, registry: Registry
   }
 }
 
-/** Populate validation: dot paths, or the object form walked as Strapi walks it; then the private pass, then the caller's (one walk). */
-export function validatePopulate(populate: unknown, model: Model, registry: Registry, canRead?: CanRead): void {
-  if (populate === '*') return;
+/** Populate validation: dot paths, or the object form walked as Strapi walks it; then the private pass, then the caller's (one walk). Returns the nested options it parsed. */
+export function validatePopulate(populate: unknown, model: Model, registry: Registry, canRead?: CanRead): NestedOptions | undefined {
+  if (populate === '*') return undefined;
   const dotted =
     typeof populate === 'string' || (Array.isArray(populate) && populate.length > 0 && populate.every((p) => typeof p === 'string'));
   if (dotted) validateDotPopulate(Array.isArray(populate) ? (populate as string[]) : [populate as string], model, registry);
-  checkPasses(populate, model, registry, { structure: !dotted, hidden: true, access: canRead !== undefined }, canRead);
+  return checkPasses(populate, model, registry, { structure: !dotted, hidden: true, access: canRead !== undefined }, canRead);
 }

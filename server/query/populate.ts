@@ -8,8 +8,8 @@ import { convertFields } from './fields.js';
 import { convertFilters } from './filters.js';
 import { convertSort } from './sort.js';
 import { numberOf, textOf } from './coerce.js';
-import { attempt, POPULATABLE, type CanRead, type Parsed } from './check.js';
-import { validatePopulate } from './check-populate.js';
+import { attempt, POPULATABLE, unwrap, type CanRead, type Parsed } from './check.js';
+import { parsedOption, validatePopulate, type NestedOptions } from './check-populate.js';
 import { isRecord } from '../errors/is-record.js';
 
 const TRUE = new Set(['true', 't', '1']);
@@ -160,8 +160,11 @@ function toInteger(value: unknown, name: string, min: number): number {
   return n;
 }
 
+/** A nested option the validator parsed already (its conversion error thrown here, where the converter meets it), else converted now. */
+const parsedOr = <T>(parsed: Parsed<T> | undefined, convert: () => T): T => (parsed ? unwrap(parsed) : convert());
+
 /** One attribute's populate options (`{ fields, filters, sort, populate, count, start, limit }`). */
-function nestedNode(attribute: string, sub: unknown, target: Model, registry: Registry, depth: number, mode: Mode): PopulateNode | null {
+function nestedNode(attribute: string, sub: unknown, target: Model, registry: Registry, depth: number, mode: Mode, options?: NestedOptions): PopulateNode | null {
   if (typeof sub === 'string') return TRUE.has(sub) || (!FALSE.has(sub) && Boolean(sub)) ? plainNode(attribute) : null;
   if (typeof sub === 'boolean') return sub ? plainNode(attribute) : null;
   if (!isRecord(sub)) throw validationError("Invalid nested populate. Expected '*' or an object");
@@ -185,10 +188,10 @@ function nestedNode(attribute: string, sub: unknown, target: Model, registry: Re
   }
   return {
     attribute,
-    fields: fields === undefined ? null : convertFields(fields, target),
-    filters: filters === undefined ? null : convertFilters(filters, target, registry),
-    sort: convertSort(sort),
-    populate: populate === undefined || populate === null ? new Map() : convertPopulate(populate, target, registry, depth + 1, mode),
+    fields: fields === undefined ? null : parsedOr(parsedOption(options?.fields, target, fields), () => convertFields(fields, target)),
+    filters: filters === undefined ? null : parsedOr(parsedOption(options?.filters, target, filters), () => convertFilters(filters, target, registry)),
+    sort: parsedOr(parsedOption(options?.sort, target, sort), () => convertSort(sort)),
+    populate: populate === undefined || populate === null ? new Map() : convertPopulate(populate, target, registry, depth + 1, mode, options),
     on: null,
     count: count !== undefined && TRUE.has(textOf(count)),
     star: false,
@@ -197,7 +200,7 @@ function nestedNode(attribute: string, sub: unknown, target: Model, registry: Re
   };
 }
 
-function dynamicZoneNode(attribute: string, sub: unknown, model: Model, registry: Registry, depth: number, mode: Mode): PopulateNode | null {
+function dynamicZoneNode(attribute: string, sub: unknown, model: Model, registry: Registry, depth: number, mode: Mode, options?: NestedOptions): PopulateNode | null {
   if (typeof sub === 'boolean') return sub ? plainNode(attribute) : null;
   if (typeof sub === 'string' && (TRUE.has(sub) || FALSE.has(sub))) return TRUE.has(sub) ? plainNode(attribute) : null;
   const keys = typeof sub === 'string' ? Object.keys(sub) : isRecord(sub) ? Object.keys(sub) : [];
@@ -221,7 +224,7 @@ function dynamicZoneNode(attribute: string, sub: unknown, model: Model, registry
         unknownKey(uid, mode);
         continue;
       }
-      const node = nestedNode(uid, fragment, component, registry, depth + 1, mode);
+      const node = nestedNode(uid, fragment, component, registry, depth + 1, mode, options);
       if (node) on.set(uid, node);
     }
   }
@@ -229,7 +232,7 @@ function dynamicZoneNode(attribute: string, sub: unknown, model: Model, registry
 }
 
 /** Builds the populate tree for `model`, in all of Strapi's forms (strict: already validated). */
-function convertPopulate(raw: unknown, model: Model, registry: Registry, depth: number, mode: Mode): PopulateMap {
+function convertPopulate(raw: unknown, model: Model, registry: Registry, depth: number, mode: Mode, options?: NestedOptions): PopulateMap {
   checkDepth(depth);
   if (raw === undefined || raw === null || raw === '') return new Map();
   if (raw === '*') return populateAll(model);
@@ -263,7 +266,7 @@ function convertPopulate(raw: unknown, model: Model, registry: Registry, depth: 
     }
     if (field?.kind === 'dynamiczone' || (morph !== undefined && morph.target === undefined)) {
       // Dynamic zones and morph-to relations take `on` fragments per component or target type.
-      const node = dynamicZoneNode(key, sub, model, registry, depth + 1, mode);
+      const node = dynamicZoneNode(key, sub, model, registry, depth + 1, mode, options);
       if (node) out.set(key, node);
       continue;
     }
@@ -272,7 +275,7 @@ function convertPopulate(raw: unknown, model: Model, registry: Registry, depth: 
     }
     const target = morph?.target !== undefined ? registry.model(morph.target) : targetOf(model, key, registry);
     if (!target) continue;
-    const node = nestedNode(key, sub, target, registry, depth + 1, mode);
+    const node = nestedNode(key, sub, target, registry, depth + 1, mode, options);
     if (node) out.set(key, node);
   }
   return out;
@@ -292,8 +295,8 @@ export interface PopulateScope {
  */
 export function parsePopulate(raw: unknown, scope: PopulateScope): Parsed<PopulateMap> {
   const { model, registry } = scope;
-  if (raw !== undefined && raw !== null && raw !== '' && raw !== '*') validatePopulate(raw, model, registry, scope.canRead);
-  return attempt(() => convertPopulate(raw, model, registry, 0, 'strict'));
+  const options = raw !== undefined && raw !== null && raw !== '' && raw !== '*' ? validatePopulate(raw, model, registry, scope.canRead) : undefined;
+  return attempt(() => convertPopulate(raw, model, registry, 0, 'strict', options));
 }
 
 /** The populate of a query Strapi does not validate (single-type writes): converted leniently, what does not apply left out. */
