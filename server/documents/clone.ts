@@ -4,6 +4,7 @@ import { FILE_UID, type ContentTypeModel, type Model } from '../schema/types.js'
 import { chunked, insertMany, insertManyReturningIds, selectIn } from './batch-write.js';
 import { type WriteEnv } from './store.js';
 import { cloneMorphLinks } from './morph-input.js';
+import { componentRowsOf } from './values-of.js';
 
 /** Maps a related row to its counterpart in the target publication state (or drops it). */
 export async function counterpart(env: WriteEnv, target: Model, rowId: number, status: 'draft' | 'published'): Promise<number | null> {
@@ -87,13 +88,7 @@ async function readLevel(env: WriteEnv, nodes: readonly CopyNode[], only: ((name
     const links = (await selectIn(env.db, { table: env.registry.componentsTable(model), column: 'entity_id', values: fromIds, orderBy: ['field', 'ord', 'id'] })).filter(
       (l) => !only || only(String(l.field)),
     );
-    const rows = new Map<string, Map<number, Row>>();
-    for (const uid of new Set(links.map((l) => String(l.component_type)))) {
-      const component = env.registry.component(uid);
-      if (!component) continue;
-      const found = await selectIn(env.db, { table: component.table, column: 'id', values: links.filter((l) => String(l.component_type) === uid).map((l) => Number(l.cmp_id)) });
-      rows.set(uid, new Map(found.map((r) => [Number(r.id), r])));
-    }
+    const rows = await componentRowsOf(env, links);
     for (const n of group) {
       for (const link of links) {
         if (Number(link.entity_id) !== n.fromId) continue;

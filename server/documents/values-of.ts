@@ -38,6 +38,11 @@ export async function valuesOf(env: WriteEnv, model: Model, row: Row, only?: (na
 /** The component links of a row (in order) and the component rows they name, by type and id. */
 async function componentRows(env: WriteEnv, model: Model, rowId: number): Promise<{ links: Row[]; rows: Map<string, Map<number, Row>> }> {
   const links = await env.db.selectFrom(env.registry.componentsTable(model)).selectAll().where('entity_id', '=', rowId).orderBy('ord').orderBy('id').execute();
+  return { links, rows: await componentRowsOf(env, links) };
+}
+
+/** The component rows some component links name, by component type and id: one statement per type. */
+export async function componentRowsOf(env: WriteEnv, links: readonly Row[]): Promise<Map<string, Map<number, Row>>> {
   const rows = new Map<string, Map<number, Row>>();
   for (const uid of new Set(links.map((l) => String(l.component_type)))) {
     const component = env.registry.component(uid);
@@ -45,5 +50,5 @@ async function componentRows(env: WriteEnv, model: Model, rowId: number): Promis
     const found = await selectIn(env.db, { table: component.table, column: 'id', values: links.filter((l) => String(l.component_type) === uid).map((l) => Number(l.cmp_id)) });
     rows.set(uid, new Map(found.map((r) => [Number(r.id), r])));
   }
-  return { links, rows };
+  return rows;
 }
