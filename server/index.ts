@@ -210,7 +210,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     locales: dir.locales,
     now,
     log,
-    files: uploads.urls,
     uploads,
     responses: createResponseCache({
       // Presigned file URLs expire, so their answers are computed every time.

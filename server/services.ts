@@ -15,15 +15,6 @@ import type { Users } from './users/users.js';
 import type { ProjectCode } from './project-code/index.js';
 import type { Logger } from './logger.js';
 
-/** How file objects are finished for responses (absolute URLs, signed URLs): set by the upload module. */
-export interface FileAccess {
-  /** Completes file objects in place (e.g. makes `url` absolute or signs it). */
-  present(files: Record<string, unknown>[]): Promise<void>;
-}
-
-/** Files as stored: relative URLs, nothing to sign. */
-export const plainFiles: FileAccess = { present: async () => {} };
-
 /** Everything the HTTP layer calls into, built once by startServer. */
 export interface Services {
   readonly config: HearthConfig;
@@ -37,7 +28,6 @@ export interface Services {
   readonly locales: LocaleService;
   readonly now: () => Date;
   readonly log: Logger;
-  readonly files: FileAccess;
   /** Serialised GET answers of the content API, dropped by any write. */
   readonly responses: ResponseCache;
   /** The media backend: upload service, file reads, storage provider. */

@@ -12,7 +12,7 @@ export interface DocumentDeps {
   readonly registry: Registry;
   readonly locales: LocaleService;
   readonly now: () => Date;
-  /** Finishes populated file objects (URLs); see FileAccess. */
+  /** Finishes populated file objects (absolute or signed URLs): the upload module's `urls`. */
   readonly files: { present(files: Record<string, unknown>[]): Promise<void> };
   /** Told of a list whose rows and total took longer than SLOW_LIST_MS to read. */
   readonly slowList?: (model: ContentTypeModel, query: DocumentQuery, ms: number) => void;

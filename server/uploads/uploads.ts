@@ -15,7 +15,7 @@ import { createUploadService, type UploadService } from './upload-service.js';
 export interface Uploads {
   readonly service: UploadService;
   readonly reads: FileReads;
-  /** URL finishing for file objects (also the document service's FileAccess hook). */
+  /** URL finishing for file objects (also the document service's `files` hook). */
   readonly urls: FileUrls;
   readonly provider: StorageProvider;
   /** `<data>/uploads`: the local provider's files, served at `/uploads`. */
