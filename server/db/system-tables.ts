@@ -170,27 +170,25 @@ export type AdminSessionTable = {
   last_used_at: string;
 };
 
-/** A row of up_roles (its built-in columns). */
-export type RoleTable = {
+/** The columns every document table has (Strapi's document fields). */
+type DocumentColumns = {
   id: Generated<number>;
   documentId: string;
   createdAt: string;
   updatedAt: string;
   publishedAt: string | null;
   locale: string | null;
+};
+
+/** A row of up_roles (its built-in columns). */
+export type RoleTable = DocumentColumns & {
   name: string;
   description: string | null;
   type: string;
 };
 
 /** A row of up_users (its built-in columns). */
-export type UserTable = {
-  id: Generated<number>;
-  documentId: string;
-  createdAt: string;
-  updatedAt: string;
-  publishedAt: string | null;
-  locale: string | null;
+export type UserTable = DocumentColumns & {
   username: string;
   email: string;
   provider: string | null;

@@ -183,7 +183,7 @@ export type { ReadScope } from '../compiler/scope.js';
 export { newDocumentId, applyMedia } from './store.js';
 export { enableDraftAndPublish, disableDraftAndPublish } from './draft-toggle.js';
 export { listRows, countRows } from '../compiler/list.js';
-export { defaultFields, serializeRow } from './serialize.js';
+export { defaultFields, outputValue, serializeRow } from './serialize.js';
 export { extensionDefaults, toStorage } from './scalars.js';
 export { documentStatuses } from './manage.js';
 export { checkInput } from './input-check.js';

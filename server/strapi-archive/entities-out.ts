@@ -1,28 +1,8 @@
 import type { Db, Row } from '../db/database.js';
 import { morphTableName } from '../schema/morphs.js';
 import type { Registry } from '../schema/registry.js';
-import type { Attribute, ContentTypeModel, Model } from '../schema/types.js';
-
-/** A Hearth-stored scalar as Strapi's export writes it (booleans, parsed JSON, bigints and timestamps as strings). */
-export function exportValue(attr: Attribute, value: unknown): unknown {
-  if (attr.kind !== 'scalar' || value === null || value === undefined) return value ?? null;
-  switch (attr.type) {
-    case 'boolean':
-      return value === true || value === 1 || value === '1';
-    case 'json':
-    case 'blocks':
-      return typeof value === 'string' ? JSON.parse(value) : value;
-    case 'biginteger':
-    case 'timestamp':
-      return String(value);
-    case 'integer':
-    case 'float':
-    case 'decimal':
-      return Number(value);
-    default:
-      return value;
-  }
-}
+import type { ContentTypeModel, Model } from '../schema/types.js';
+import { outputValue } from '../documents/index.js';
 
 const SYSTEM = ['createdAt', 'updatedAt', 'publishedAt', 'locale'] as const;
 
@@ -41,7 +21,7 @@ async function componentValues(db: Db, registry: Registry, model: Model, id: num
       const row = await db.selectFrom(component.table).selectAll().where('id', '=', Number(link.cmp_id)).executeTakeFirst();
       if (row === undefined) continue;
       const item: Record<string, unknown> = { id: Number(row.id) };
-      for (const a of component.attributes.values()) if (a.kind === 'scalar') item[a.name] = exportValue(a, row[a.name]);
+      for (const a of component.attributes.values()) if (a.kind === 'scalar') item[a.name] = outputValue(a.type, row[a.name]);
       Object.assign(item, await componentValues(db, registry, component, Number(row.id)));
       if (attr.kind === 'dynamiczone') item.__component = uid;
       items.push(item);
@@ -54,7 +34,7 @@ async function componentValues(db: Db, registry: Registry, model: Model, id: num
 /** One content row as the `data` of an entity line: documentId, scalars, system fields, then components. */
 export async function entityData(db: Db, registry: Registry, model: ContentTypeModel, row: Row): Promise<Record<string, unknown>> {
   const data: Record<string, unknown> = { documentId: row.documentId };
-  for (const attr of model.attributes.values()) if (attr.kind === 'scalar') data[attr.name] = exportValue(attr, row[attr.name]);
+  for (const attr of model.attributes.values()) if (attr.kind === 'scalar') data[attr.name] = outputValue(attr.type, row[attr.name]);
   for (const key of SYSTEM) data[key] = row[key] ?? null;
   return Object.assign(data, await componentValues(db, registry, model, Number(row.id)));
 }
