@@ -123,6 +123,8 @@ describe('10. unsaved changes are not lost without a word', () => {
     await loginAsOwner(page);
     await openArticle(page);
     await new ContentPage(page).field('Title').fill('Not saved');
+    // The form shows it is dirty once React has rendered the change; the unload guard is set up with it.
+    await visible(page.getByText('Unsaved changes'));
     const asked = page.waitForEvent('dialog');
     await page.close({ runBeforeUnload: true });
     const dialog = await asked;
@@ -154,6 +156,7 @@ describe('10. unsaved changes are not lost without a word', () => {
       const { page } = desktop;
       await page.goto('/admin/content/api%3A%3Aarticle.article/new?locale=en');
       await new ContentPage(page).field('Title').fill('Not saved in the desktop app');
+      await visible(page.getByText('Unsaved changes'));
       const asked = page.waitForEvent('dialog');
       await page.close({ runBeforeUnload: true });
       const dialog = await asked;
