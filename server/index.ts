@@ -40,6 +40,8 @@ export interface StartOptions {
   readonly nativeBinding?: string;
   /** The built admin UI served at `/admin`; default: the package's `dist/renderer`. */
   readonly adminUiDir?: string;
+  /** Tests: every SQL-built read answer is checked against the JS path's (the document service's verifyReads). */
+  readonly verifyReads?: boolean;
 }
 
 /** A running Hearth: its URL, its services (for tests and the desktop shell), and a graceful close. */
@@ -182,6 +184,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     clock: now,
     files: uploads.urls,
     log,
+    verifyReads: options.verifyReads === true,
   });
   const users = createUsers({
     db: dir.database.db,

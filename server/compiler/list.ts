@@ -106,7 +106,7 @@ export async function countRows(db: Db, ctx: CompileContext, model: ContentTypeM
  * WHERE depends only on the model, the status and how many locales it names; their codes and the
  * documentId are its only values. Null for other scopes.
  */
-function plainScope(model: ContentTypeModel, scope: ReadScope): { key: string; parameters: readonly string[] } | null {
+export function plainScope(model: ContentTypeModel, scope: ReadScope): { key: string; parameters: readonly string[] } | null {
   if (scope.search !== null || scope.publicationFilter !== null) return null;
   const filters = scope.filters;
   const documentId = filters?.kind === 'compare' && filters.field.name === 'documentId' && filters.operator === '$eq' && typeof filters.value === 'string' ? filters.value : null;

@@ -18,18 +18,21 @@ const shapesByDb = new WeakMap<Db, Map<string, string>>();
  * pin the statement costs speed, never a wrong answer from misplaced values.
  */
 export async function runShape(db: Db, key: string, parameters: readonly unknown[], build: () => Compilable<Row>): Promise<Row[]> {
+  const result = await db.executeQuery<Row>(shapeQuery(db, key, parameters, build));
+  return result.rows;
+}
+
+/** The statement of shape `key` with `parameters` (see runShape), compiled once per shape, not run. */
+export function shapeQuery(db: Db, key: string, parameters: readonly unknown[], build: () => Compilable<Row>): CompiledQuery<Row> {
   let shapes = shapesByDb.get(db);
   if (!shapes) shapesByDb.set(db, (shapes = new Map()));
   let text = shapes.get(key);
   if (text === undefined) {
     const compiled = build().compile();
-    if (compiled.parameters.length !== parameters.length || compiled.parameters.some((p, i) => p !== parameters[i])) {
-      return (await db.executeQuery<Row>(compiled)).rows;
-    }
+    if (compiled.parameters.length !== parameters.length || compiled.parameters.some((p, i) => p !== parameters[i])) return compiled;
     text = compiled.sql;
     if (shapes.size >= MAX_STATEMENT_SHAPES) shapes.delete(shapes.keys().next().value ?? '');
     shapes.set(key, text);
   }
-  const result = await db.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]));
-  return result.rows;
+  return CompiledQuery.raw(text, [...parameters]);
 }

@@ -27,5 +27,7 @@ export interface Database {
    * autovacuum does this itself.
    */
   optimize(): Promise<void>;
+  /** SQLite: registers a deterministic SQL function (integers arrive as numbers, or BigInt beyond 2^53). Absent on PostgreSQL. */
+  readonly defineFunction?: (name: string, fn: (...args: unknown[]) => unknown) => void;
   close(): Promise<void>;
 }

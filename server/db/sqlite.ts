@@ -10,6 +10,8 @@ const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
  * Integers are read as BigInt so a biginteger beyond 2^53 keeps every digit; every value that
  * fits a double exactly becomes a plain number again, so only such biginteger values stay BigInt.
  */
+const normaliseValue = (value: unknown): unknown => (typeof value === 'bigint' && value <= MAX_SAFE && value >= MIN_SAFE ? Number(value) : value);
+
 function normaliseRow(row: unknown): unknown {
   if (row === null || typeof row !== 'object') return row;
   const record = row as Record<string, unknown>;
@@ -120,6 +122,9 @@ export function openSqlite(file: string, options: { nativeBinding?: string } = {
     db,
     queryCount: () => counter.n,
     changeStamp: () => (closed ? null : stamp()),
+    defineFunction(name, fn) {
+      raw.function(name, { deterministic: true, varargs: true, safeIntegers: true }, (...args: unknown[]) => fn(...args.map(normaliseValue)));
+    },
     async optimize() {
       if (closed) return;
       if (stamp() === optimizedAt) return;

@@ -6,6 +6,12 @@ import type { WriteEnv } from './store.js';
 import type { DocumentQuery } from '../query/ast.js';
 import type { ContentTypeModel } from '../schema/types.js';
 
+/** Finishes populated file objects (absolute or signed URLs); `asStored`: it leaves every file as stored. */
+export interface FilePresenter {
+  present(files: Record<string, unknown>[]): Promise<void>;
+  readonly asStored?: boolean;
+}
+
 /** What the document service is built from. */
 export interface DocumentDeps {
   readonly database: Database;
@@ -13,7 +19,7 @@ export interface DocumentDeps {
   readonly locales: LocaleService;
   readonly now: () => Date;
   /** Finishes populated file objects (absolute or signed URLs): the upload module's `urls`. */
-  readonly files: { present(files: Record<string, unknown>[]): Promise<void> };
+  readonly files: FilePresenter;
   /** Told of a list whose rows and total took longer than SLOW_LIST_MS to read. */
   readonly slowList?: (model: ContentTypeModel, query: DocumentQuery, ms: number) => void;
 }

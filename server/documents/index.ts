@@ -4,7 +4,11 @@ import { validationError } from '../errors/app-error.js';
 import type { DocumentQuery, Pagination } from '../query/ast.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel, Model } from '../schema/types.js';
-import { compileContext, writeEnv, type Access, type DocumentDeps } from './context.js';
+import { compileContext, writeEnv, type Access, type DocumentDeps, type FilePresenter } from './context.js';
+import { VALUE_FUNCTION } from '../compiler/json-select.js';
+import type { ScalarType } from '../schema/types.js';
+import { findManyText, findOneText } from './read-text.js';
+import { outputValue } from './serialize.js';
 import { createIndexAdvisor } from './index-advice.js';
 import { actionLocale, deleteDocumentLocale, discardDraft, documentStatuses, publishDocument, unpublishDocument, type StatusMap } from './manage.js';
 import { countRows } from '../compiler/list.js';
@@ -30,7 +34,12 @@ export interface DocumentServiceDeps {
   readonly locales: LocaleService;
   readonly clock: () => Date;
   /** Finishes populated file objects (absolute or signed URLs). */
-  readonly files: { present(files: Record<string, unknown>[]): Promise<void> };
+  readonly files: FilePresenter;
+  /**
+   * Tests: every read answered as SQLite-built JSON text is also answered by the JS path, and a
+   * difference is an error (a 500 whose log shows both texts).
+   */
+  readonly verifyReads?: boolean;
   /** Where the advice for lists slower than SLOW_LIST_MS goes (an index that would answer them); none when absent. */
   readonly log?: (message: string) => void;
 }
@@ -70,6 +79,9 @@ export interface PreparedWrite {
 /** The document service: reads, writes and the content manager's actions, each with one object argument. */
 export function createDocumentService(deps: DocumentServiceDeps) {
   const slowList = deps.log ? createIndexAdvisor(deps.log) : undefined;
+  // What SQL-built answers print through JS: values whose stored form SQLite would print otherwise.
+  deps.db.defineFunction?.(VALUE_FUNCTION, (type, value) => JSON.stringify(outputValue(type as ScalarType, value)));
+  const strict = deps.verifyReads === true;
   // Bound per call: a schema change between two calls is seen by the second.
   const bound = (): DocumentDeps => ({
     database: deps.db,
@@ -93,6 +105,26 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     /** The matching version of one document (`documentId` null: a single type's), or null. */
     findOne: (args: { model: ContentTypeModel; documentId: string | null; query: DocumentQuery; access: Access }): Promise<Record<string, unknown> | null> =>
       findOne(bound(), args.model, args.documentId, args.query, args.access),
+
+    /**
+     * `findMany`'s answer `{ data, meta }` as JSON text built by SQLite, or undefined when this
+     * read is not answered that way (then `findMany` answers it).
+     */
+    async findManyText({ model, query, pagination, access }: FindManyArgs): Promise<string | undefined> {
+      const text = await findManyText(bound(), model, query, pagination, access, strict);
+      if (strict && text !== undefined) same(text, JSON.stringify(await findMany(bound(), model, query, pagination, access)));
+      return text;
+    },
+
+    /** `findOne`'s answer `{ data, meta: {} }` as JSON text (null: no such document), or undefined when not answered that way. */
+    async findOneText(args: { model: ContentTypeModel; documentId: string | null; query: DocumentQuery; access: Access }): Promise<string | null | undefined> {
+      const text = await findOneText(bound(), args.model, args.documentId, args.query, args.access, strict);
+      if (strict && text !== undefined) {
+        const entry = await findOne(bound(), args.model, args.documentId, args.query, args.access);
+        same(text, entry === null ? null : JSON.stringify({ data: entry, meta: {} }));
+      }
+      return text;
+    },
 
     /** How many documents match a query's scope and filters. */
     async count({ model, query }: { model: ContentTypeModel; query: DocumentQuery }): Promise<number> {
@@ -170,6 +202,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     removeChildren: ({ trx, model, rowIds, defaultLocale }: { trx: Db; model: Model; rowIds: readonly number[]; defaultLocale: string }): Promise<void> =>
       deleteChildren(writeEnv(bound(), trx, defaultLocale), model, rowIds),
   };
+}
+
+/** verifyReads: the SQL-built answer must equal the JS path's, byte for byte. */
+function same(fast: string | null, slow: string | null): void {
+  if (fast === slow) return;
+  throw new Error(`verifyReads: the SQL-built answer differs from the JS path's\nSQL: ${String(fast)}\nJS:  ${String(slow)}`);
 }
 
 /** The document service (see createDocumentService). */

@@ -15,7 +15,7 @@ export async function effectiveLocale(deps: DocumentDeps, model: ContentTypeMode
   return locale ?? { kind: 'one', code: await deps.locales.defaultCode() };
 }
 
-const byDocument = (documentId: string, filters: FilterNode | null): FilterNode => {
+export const byDocument = (documentId: string, filters: FilterNode | null): FilterNode => {
   const condition: FilterNode = { kind: 'compare', field: { name: 'documentId', type: 'string' }, operator: '$eq', value: documentId };
   return filters ? { kind: 'and', children: [condition, filters] } : condition;
 };
@@ -28,7 +28,7 @@ export async function present(deps: DocumentDeps, db: Db, model: ContentTypeMode
   return items.map((i) => i.out);
 }
 
-async function scopeOf(deps: DocumentDeps, model: ContentTypeModel, query: DocumentQuery, filters: FilterNode | null): Promise<ReadScope> {
+export async function scopeOf(deps: DocumentDeps, model: ContentTypeModel, query: DocumentQuery, filters: FilterNode | null): Promise<ReadScope> {
   return {
     status: query.status,
     locale: query.localeFromFilters ? null : await effectiveLocale(deps, model, query.locale),

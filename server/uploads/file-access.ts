@@ -8,6 +8,8 @@ export interface FileUrls {
   present(files: Record<string, unknown>[]): Promise<void>;
   /** The URL a client gets for a stored URL. */
   presentUrl(url: string): Promise<string>;
+  /** Whether `present` leaves every file as stored (no HEARTH_PUBLIC_URL, no signed URLs). */
+  readonly asStored: boolean;
 }
 
 /**
@@ -37,5 +39,5 @@ export function createFileUrls(deps: { provider: StorageProvider; publicUrl: str
     }
   }
 
-  return { present, presentUrl };
+  return { present, presentUrl, asStored: !provider.signsUrls && publicUrl === null };
 }

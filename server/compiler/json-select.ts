@@ -1,0 +1,178 @@
+import type { PopulateMap, PopulateNode } from '../query/ast.js';
+import { plainNode, populateAll } from '../query/populate.js';
+import { lookupField } from '../schema/fields.js';
+import type { Registry } from '../schema/registry.js';
+import type { Model, ScalarType } from '../schema/types.js';
+import { linkOf, type Link } from './links.js';
+
+/**
+ * SQLite builds a read's answer itself: one expression per root row that is the row's JSON text,
+ * with the key order and value formatting the JS path (serializeRow + populateItems +
+ * JSON.stringify) prints. Every populate level is a correlated subquery joined through linkOf,
+ * filtered and ordered as populate-select.ts reads it. Shapes this does not print exactly
+ * (morphs, localizations, populate filters/sort/windows/counts) compile to null: the caller then
+ * takes the JS path. SQLite only (json_object, json_group_array ... ORDER BY).
+ */
+
+/** The SQL function printing one stored value as the JS path would (JSON text): registered by the document service. */
+export const VALUE_FUNCTION = 'hearth_json_value';
+
+/** What a row's JSON depends on besides the model, fields and populate. */
+export interface JsonEnv {
+  readonly registry: Registry;
+  readonly status: 'draft' | 'published';
+  /** Whether the caller may read entries of a content type (relations to others are left out). */
+  readonly canRead: (uid: string) => boolean;
+  /** Whether populated file objects leave as stored (no URL prefix, no signing). */
+  readonly filesAsStored: boolean;
+  /** The fields an entry shows when its populate names none (documents' defaultFields). */
+  readonly defaultFields: (model: Model) => readonly string[];
+}
+
+interface Walk extends JsonEnv {
+  aliases: number;
+}
+
+const MAX_SAFE = '9007199254740991';
+const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+const slow = (type: ScalarType, col: string): string => `json(${VALUE_FUNCTION}(${literal(type)}, ${col}))`;
+
+/** A stored value of `type` as JSON: the common stored forms in SQL, anything else through VALUE_FUNCTION. */
+function valueExpr(type: ScalarType, col: string): string {
+  switch (type) {
+    case 'integer':
+    case 'float':
+    case 'decimal':
+      // SQLite prints reals in its own way (2.0, 1.0e+21): integral ones are printed as integers, others by JS.
+      return `CASE typeof(${col}) WHEN 'integer' THEN CASE WHEN ${col} BETWEEN -${MAX_SAFE} AND ${MAX_SAFE} THEN ${col} ELSE ${slow(type, col)} END WHEN 'null' THEN NULL WHEN 'real' THEN CASE WHEN ${col} = CAST(${col} AS INTEGER) AND abs(${col}) <= ${MAX_SAFE} THEN CAST(${col} AS INTEGER) ELSE ${slow(type, col)} END ELSE ${slow(type, col)} END`;
+    case 'boolean':
+      return `CASE typeof(${col}) WHEN 'null' THEN NULL WHEN 'integer' THEN CASE ${col} WHEN 1 THEN json('true') ELSE json('false') END ELSE ${slow(type, col)} END`;
+    case 'biginteger':
+    case 'timestamp':
+      return `CASE typeof(${col}) WHEN 'null' THEN NULL WHEN 'text' THEN ${col} WHEN 'integer' THEN CAST(${col} AS TEXT) ELSE ${slow(type, col)} END`;
+    case 'json':
+    case 'blocks':
+      // Stored as JSON.stringify wrote it: json() keeps that text as it is.
+      return `json(${col})`;
+    default:
+      return `CASE typeof(${col}) WHEN 'text' THEN ${col} WHEN 'null' THEN NULL ELSE ${slow('string', col)} END`;
+  }
+}
+
+/** Keys JS objects would not keep in insertion order (array indexes) or at all (`__proto__`). */
+const unprintable = (key: string): boolean => /^(0|[1-9]\d*)$/.test(key) || key === '__proto__';
+
+const isDraftAndPublish = (model: Model): boolean => model.modelType === 'contentType' && model.draftAndPublish;
+const plain = (node: PopulateNode): boolean => node.filters === null && node.sort.length === 0 && !node.count && node.start === null && node.limit === null;
+
+/**
+ * `json_object(...)` of one row of `model` aliased `alias`: `fields` in order, then the populated
+ * attributes (dynamic zones last), then `extra` pairs (`__component`). Null when not supported.
+ */
+function objectExpr(w: Walk, model: Model, alias: string, fields: readonly string[], populate: PopulateMap, extra: readonly string[] = []): string | null {
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  for (const name of fields) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const field = lookupField(model, name);
+    if (!field || field.kind !== 'scalar' || unprintable(name)) return null;
+    parts.push(literal(name), valueExpr(field.type, `${alias}.${ident(name)}`));
+  }
+  const ordered = [...populate.values()].sort((a, b) => zoneRank(model, a) - zoneRank(model, b));
+  for (const node of ordered) {
+    if (model.morphs?.get(node.attribute)) return null;
+    const field = lookupField(model, node.attribute);
+    if (!field || field.kind === 'scalar' || field.kind === 'hidden') continue;
+    if (seen.has(node.attribute) || unprintable(node.attribute)) return null;
+    const value = populatedExpr(w, model, alias, node);
+    if (value === null) return null;
+    if (value === undefined) continue;
+    seen.add(node.attribute);
+    parts.push(literal(node.attribute), value);
+  }
+  return `json_object(${[...parts, ...extra].join(', ')})`;
+}
+
+const zoneRank = (model: Model, node: PopulateNode): number => (model.attributes.get(node.attribute)?.kind === 'dynamiczone' ? 1 : 0);
+
+/** One populated attribute's JSON; undefined when it is left out of the answer, null when not supported. */
+function populatedExpr(w: Walk, model: Model, alias: string, node: PopulateNode): string | null | undefined {
+  const attr = model.attributes.get(node.attribute);
+  if (!attr) return null;
+  const link = linkOf(w.registry, model, attr.name);
+  switch (attr.kind) {
+    case 'relation': {
+      if (!link?.target || !w.canRead(link.target.uid)) return undefined;
+      return plain(node) ? linkedExpr(w, link, link.target, alias, node, attr.toMany) : null;
+    }
+    case 'media':
+      if (!link?.target) return undefined;
+      return plain(node) && w.filesAsStored ? linkedExpr(w, link, link.target, alias, node, attr.multiple) : null;
+    case 'component':
+      if (!link?.target) return undefined;
+      return plain(node) ? linkedExpr(w, link, link.target, alias, node, attr.repeatable) : null;
+    case 'dynamiczone':
+      if (!link) return undefined;
+      return zoneExpr(w, link, alias, node, attr.components);
+    default:
+      return null;
+  }
+}
+
+const fixedSql = (link: Link, l: string): string => link.fixed.map((f) => ` AND ${l}.${ident(f.column)} = ${literal(f.value)}`).join('');
+
+/**
+ * The entries linked to the row `parent` through `link`: the first one (or null), or all of them
+ * in link order, each linked row once (the JS path's `once`), in the status being read.
+ */
+function linkedExpr(w: Walk, link: Link, target: Model, parent: string, node: PopulateNode, many: boolean): string | null {
+  const l = `l${++w.aliases}`;
+  const t = `t${w.aliases}`;
+  const entry = objectExpr(w, target, t, node.fields ?? w.defaultFields(target), node.populate);
+  if (entry === null) return null;
+  const self = `${l}.${ident(link.self)}`;
+  const other = `${l}.${ident(link.other)}`;
+  const order = `${l}.${ident(link.order)}`;
+  let from = `FROM ${ident(link.table)} ${l} JOIN ${ident(target.table)} ${t} ON ${t}."id" = ${other} WHERE ${self} = ${parent}."id"${fixedSql(link, l)}`;
+  if (isDraftAndPublish(target)) from += ` AND ${t}."publishedAt" IS ${w.status === 'draft' ? '' : 'NOT '}NULL`;
+  // json(): a sorted subquery's value loses its JSON subtype (it would be printed as a string).
+  if (!many) return `json((SELECT ${entry} ${from} ORDER BY ${order}, ${l}."id" LIMIT 1))`;
+  // A link earlier in (order, id) naming the same row: this one is a repeat (SQLite sorts NULLs first).
+  const e = `e${w.aliases}`;
+  const earlier = `(${e}.${ident(link.order)} IS NULL AND ${order} IS NOT NULL) OR ${e}.${ident(link.order)} < ${order} OR ((${e}.${ident(link.order)} = ${order} OR (${e}.${ident(link.order)} IS NULL AND ${order} IS NULL)) AND ${e}."id" < ${l}."id")`;
+  const repeat = `NOT EXISTS (SELECT 1 FROM ${ident(link.table)} ${e} WHERE ${e}.${ident(link.self)} = ${self} AND ${e}.${ident(link.other)} = ${other}${fixedSql(link, e)} AND (${earlier}))`;
+  return `(SELECT json_group_array(${entry} ORDER BY ${order}, ${l}."id") ${from} AND ${repeat})`;
+}
+
+/** A dynamic zone: its components in link order, each `{ ...entry, __component }`; links to components not printed are left out. */
+function zoneExpr(w: Walk, link: Link, parent: string, node: PopulateNode, components: readonly string[]): string | null {
+  if (link.type === null) return null;
+  const l = `l${++w.aliases}`;
+  const type = `${l}.${ident(link.type)}`;
+  const cases: string[] = [];
+  for (const uid of components) {
+    if (node.on && !node.on.has(uid)) continue;
+    const component = w.registry.component(uid);
+    if (!component) continue;
+    const fragment = node.on?.get(uid) ?? { ...plainNode(uid), populate: node.star ? populateAll(component) : new Map<string, PopulateNode>() };
+    const c = `t${++w.aliases}`;
+    const entry = objectExpr(w, component, c, fragment.fields ?? w.defaultFields(component), fragment.populate, [literal('__component'), literal(uid)]);
+    if (entry === null) return null;
+    cases.push(`WHEN ${literal(uid)} THEN (SELECT ${entry} FROM ${ident(component.table)} ${c} WHERE ${c}."id" = ${l}.${ident(link.other)})`);
+  }
+  if (cases.length === 0) return `json('[]')`;
+  const entry = `CASE ${type} ${cases.join(' ')} END`;
+  const order = `${l}.${ident(link.order)}`;
+  return `(SELECT json_group_array(json(x) ORDER BY o, i) FROM (SELECT ${entry} AS x, ${order} AS o, ${l}."id" AS i FROM ${ident(link.table)} ${l} WHERE ${l}.${ident(link.self)} = ${parent}."id"${fixedSql(link, l)}) WHERE x IS NOT NULL)`;
+}
+
+/**
+ * The SQL expression (over the root row aliased `t0`) whose value is that row's JSON text as the
+ * JS path prints it, or null when this shape is not supported.
+ */
+export function rowJsonExpr(env: JsonEnv, model: Model, fields: readonly string[], populate: PopulateMap): string | null {
+  const walk: Walk = { ...env, aliases: 0 };
+  return objectExpr(walk, model, 't0', fields, populate);
+}
