@@ -6,7 +6,6 @@ import { packageInfo } from '../admin/package-info.js';
 import { AppError } from '../errors/app-error.js';
 import type { Database, Db } from '../db/database.js';
 import { getMeta } from '../db/migrations.js';
-import { openPostgres } from '../db/postgres.js';
 import { openSqlite } from '../db/sqlite.js';
 import { BACKUP_EXPORT_ATTEMPTS } from '../limits.js';
 import { referencedLocalKeys } from '../uploads/reconcile.js';
@@ -115,7 +114,7 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
   const file = resolve(options.file);
   const databaseUrl = options.databaseUrl ?? null;
   if (databaseUrl === null && !(await exists(join(dataDir, 'hearth.db')))) throw new AppError('NotFoundError', `no Hearth data directory at ${dataDir} (hearth.db not found)`);
-  const database = databaseUrl === null ? openSqlite(join(dataDir, 'hearth.db')) : openPostgres(databaseUrl);
+  const database = databaseUrl === null ? openSqlite(join(dataDir, 'hearth.db')) : (await import('../db/postgres.js')).openPostgres(databaseUrl);
   try {
     if (database.kind === 'postgres' && !(await schemaTables(database.db)).includes(META_TABLE)) {
       throw new AppError('NotFoundError', 'no Hearth database at DATABASE_URL (its tables were not found)');

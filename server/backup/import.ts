@@ -2,7 +2,6 @@ import { access, mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, stat, wri
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { AppError } from '../errors/app-error.js';
 import type { Database } from '../db/database.js';
-import { openPostgres } from '../db/postgres.js';
 import type { StorageProvider } from '../uploads/storage-provider.js';
 import { archiveError } from './manifest.js';
 import { schemaTables } from './postgres-dialect.js';
@@ -116,7 +115,7 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
   // Replacing the data dir deletes what is in it: never the archive being restored.
   if (state === 'full' && file.startsWith(`${target}${sep}`)) throw new AppError('ConflictError', `the archive ${file} is inside the data directory it would replace; move it out first`);
   if (!(await exists(file))) throw new AppError('NotFoundError', `cannot read archive ${file}`);
-  const database = options.databaseUrl ? openPostgres(options.databaseUrl) : null;
+  const database = options.databaseUrl ? (await import('../db/postgres.js')).openPostgres(options.databaseUrl) : null;
   try {
     await checkDatabaseEmpty(database, options.force);
     await mkdir(dirname(target), { recursive: true });

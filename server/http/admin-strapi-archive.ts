@@ -4,9 +4,6 @@ import express from 'express';
 import { AppError, notFound, validationError } from '../errors/app-error.js';
 import { STRAPI_ARCHIVE_KEEP_MS, STRAPI_ARCHIVE_UPLOAD_LIMIT } from '../limits.js';
 import type { Services } from '../services.js';
-import { exportStrapiArchive } from '../strapi-archive/export.js';
-import { inspectStrapiArchive } from '../strapi-archive/inspect.js';
-import { importIntoRunningServer } from '../transfer/archive-import.js';
 import { createImportTracker } from '../transfer/import-status.js';
 import { objectBody, optionalBoolean, optionalString, requiredString } from './admin-input.js';
 import { parseQueryString, rawQuery } from './query-string.js';
@@ -80,6 +77,8 @@ export function strapiArchiveRoutes(services: Services): express.Router {
       const key = keyOf(form.fields.key);
       const file = join(form.dir, `archive${archiveSuffix(upload.filename)}`);
       await rename(upload.path, file);
+      // The archive code (tar, the Strapi import) is loaded by the first request that needs it, not at start.
+      const { inspectStrapiArchive } = await import('../strapi-archive/inspect.js');
       const inspection = await inspectStrapiArchive({ file, key, name: upload.filename, workDir: join(form.dir, 'unpacked'), schemasDir: config.schemasDir });
       await writeFile(join(form.dir, 'name.json'), JSON.stringify({ fileName: upload.filename }));
       kept = true;
@@ -125,6 +124,7 @@ export function strapiArchiveRoutes(services: Services): express.Router {
       services.log(`strapi import: ${message}`);
     };
     try {
+      const { importIntoRunningServer } = await import('../transfer/archive-import.js');
       const result = await importIntoRunningServer({ services, file, name: fileName, key, force, work, progress });
       run.succeed(result);
       await rm(dir, { recursive: true, force: true });
@@ -150,6 +150,7 @@ export function strapiArchiveRoutes(services: Services): express.Router {
     const name = `hearth-strapi-export.tar.gz${key === null ? '' : '.enc'}`;
     const file = join(work, name);
     try {
+      const { exportStrapiArchive } = await import('../strapi-archive/export.js');
       await exportStrapiArchive({
         dataDir: config.dataDir,
         databaseUrl: config.databaseUrl,

@@ -3,7 +3,6 @@ import { ADMIN_USERS_TABLE, API_TOKENS_TABLE, FILES_TABLE, MODELS_TABLE, TRANSFE
 import { join } from 'node:path';
 import { ensureTransferTokenTable } from '../auth/transfer-tokens.js';
 import type { Database } from '../db/database.js';
-import { openPostgres } from '../db/postgres.js';
 import { openSqlite } from '../db/sqlite.js';
 
 /**
@@ -20,7 +19,7 @@ const exists = (path: string) => access(path).then(() => true, () => false);
 
 /** The replaced data dir's database: its PostgreSQL database (DATABASE_URL), its SQLite file, or null when it has none. */
 export async function openTarget(dataDir: string, databaseUrl: string | null): Promise<Database | null> {
-  if (databaseUrl) return openPostgres(databaseUrl);
+  if (databaseUrl) return (await import('../db/postgres.js')).openPostgres(databaseUrl);
   const file = join(dataDir, 'hearth.db');
   return (await exists(file)) ? openSqlite(file) : null;
 }

@@ -1,11 +1,11 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import { allowedHosts } from '../auth/hosts.js';
 import { TRANSFER_MAX_MESSAGE_BYTES } from '../limits.js';
 import type { Services } from '../services.js';
 import { createTransferTokenService, type TransferPermission } from '../auth/transfer-tokens.js';
-import { createTransferLock, runSession } from './session.js';
+import type { TransferLock, runSession } from './session.js';
 
 /**
  * Strapi's transfer endpoints on the server's own HTTP port: `GET /admin/transfer/runner/push|pull`
@@ -38,6 +38,18 @@ function originAllowed(req: IncomingMessage): boolean {
   }
 }
 
+/** The WebSocket server and the session code: loaded at the first transfer, so `ws` and the transfer code stay out of the server's start. */
+interface Sessions {
+  readonly wss: WebSocketServer;
+  readonly lock: TransferLock;
+  readonly runSession: typeof runSession;
+}
+
+async function loadSessions(): Promise<Sessions> {
+  const [{ WebSocketServer }, session] = await Promise.all([import('ws'), import('./session.js')]);
+  return { wss: new WebSocketServer({ noServer: true, maxPayload: TRANSFER_MAX_MESSAGE_BYTES }), lock: session.createTransferLock(), runSession: session.runSession };
+}
+
 /** The attached endpoint: closing it ends every transfer socket. */
 export interface TransferEndpoint {
   close(): void;
@@ -48,8 +60,9 @@ export function attachTransfer(server: Server, services: Services, secrets: { ap
   const { config } = services;
   const hostAllowed = allowedHosts(config.host, config.allowedHosts);
   const tokens = createTransferTokenService({ database: services.database, salt: secrets.apiTokenSalt, now: services.now });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: TRANSFER_MAX_MESSAGE_BYTES });
-  const lock = createTransferLock();
+  let sessions: Promise<Sessions> | null = null;
+  let loaded: Sessions | null = null;
+  let closed = false;
   const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     if (!hostAllowed(req.headers.host)) return refuse(socket, 403, 'ForbiddenError', 'Host not allowed');
     if (!originAllowed(req)) return refuse(socket, 403, 'ForbiddenError', 'Origin not allowed');
@@ -61,6 +74,11 @@ export function attachTransfer(server: Server, services: Services, secrets: { ap
     if (token === null) return refuse(socket, 401, 'UnauthorizedError', 'Missing or invalid credentials');
     // A token without this direction is known but not allowed: Strapi's verify throws ForbiddenError.
     if (!token.permissions.includes(kind satisfies TransferPermission)) return refuse(socket, 403, 'ForbiddenError', 'Forbidden');
+    const { wss, lock, runSession } = await (sessions ??= loadSessions().then((s) => (loaded = s)));
+    if (closed) {
+      socket.destroy();
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => runSession({ ws, kind, services, lock }));
   };
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -73,9 +91,11 @@ export function attachTransfer(server: Server, services: Services, secrets: { ap
   server.on('upgrade', onUpgrade);
   return {
     close() {
+      closed = true;
       server.off('upgrade', onUpgrade);
-      for (const client of wss.clients) client.terminate();
-      wss.close();
+      if (loaded === null) return;
+      for (const client of loaded.wss.clients) client.terminate();
+      loaded.wss.close();
     },
   };
 }
