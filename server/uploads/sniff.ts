@@ -1,5 +1,4 @@
 import { open } from 'node:fs/promises';
-import { fileTypeFromFile } from 'file-type';
 import { validationError } from '../errors/app-error.js';
 import { TEXT_SNIFF_BYTES } from '../limits.js';
 import { servedTypeOf } from './storage-provider.js';
@@ -113,6 +112,8 @@ function keptExtension(clientExt: string, allowed: (bare: string) => boolean): s
 
 /** Sniffs a received file; denied types are a 400 ValidationError, as Strapi answers SVG. */
 export async function sniffFile(path: string, size: number, clientExt: string): Promise<Sniffed> {
+  // file-type is loaded by the first upload, not when the server starts.
+  const { fileTypeFromFile } = await import('file-type');
   const detected = await fileTypeFromFile(path);
   const head = await readHead(path);
   if (detected && detected.mime !== 'application/xml') {

@@ -1,4 +1,5 @@
-import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type * as Jose from 'jose';
+import type { JWTPayload } from 'jose';
 import { isRecord } from '../errors/is-record.js';
 
 /** What a verified user JWT says: a legacy token names the user; session tokens also name their session. */
@@ -28,8 +29,12 @@ function claimsOf(payload: JWTPayload): TokenClaims | null {
  */
 export function createUserTokens(deps: { secret: string; now: () => Date }) {
   const key = new TextEncoder().encode(deps.secret);
+  // jose is loaded by the first sign or verify, not when the server starts.
+  let loaded: Promise<typeof Jose> | null = null;
+  const jose = () => (loaded ??= import('jose'));
 
   async function sign(payload: Record<string, unknown>, issuedAt: Date, expiresAt: Date): Promise<string> {
+    const { SignJWT } = await jose();
     return new SignJWT(payload)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt(toSeconds(issuedAt))
@@ -49,6 +54,7 @@ export function createUserTokens(deps: { secret: string; now: () => Date }) {
     },
     /** Verifies signature and expiry; never throws. */
     async verify(token: string): Promise<TokenClaims | TokenRejection> {
+      const { errors, jwtVerify } = await jose();
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: deps.now() });
         return claimsOf(payload) ?? 'invalid';
