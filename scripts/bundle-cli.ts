@@ -7,9 +7,54 @@
  * are loaded from node_modules as before. dist/server/ is kept: the desktop shell and tests import it.
  */
 import { rm } from 'node:fs/promises';
-import { build } from 'esbuild';
+import { createRequire } from 'node:module';
+import { build, type Plugin } from 'esbuild';
 
 const OUT_DIR = 'dist/cli';
+
+/**
+ * CommonJS packages that Express requires when it loads but that nothing calls before a request
+ * needs them: body-parser (express.json() and friends, which Hearth never uses; it pulls in
+ * iconv-lite) and mime-types (its whole media-type table is indexed when it loads). Each is
+ * replaced by a stand-in with the same functions and values that runs the bundled package at first
+ * use (a bundled CommonJS module runs when it is first required), so a start skips their work.
+ */
+const DEFERRED_PACKAGES = ['body-parser', 'mime-types'];
+
+/** The stand-in of the package whose entry file is `entry`, shaped like the package's exports; called through it, `this` is the package itself. */
+function deferredModule(entry: string): string {
+  const real: unknown = createRequire(import.meta.url)(entry);
+  if (real === null || (typeof real !== 'object' && typeof real !== 'function')) throw new Error(`${entry} does not export an object`);
+  const lines = [
+    'let real;',
+    `const load = () => (real ??= require(${JSON.stringify(entry)}));`,
+    'const self = (that) => (that === module.exports ? load() : that);',
+    typeof real === 'function' ? 'module.exports = function (...args) { return load().apply(self(this), args); };' : 'module.exports = {};',
+  ];
+  for (const [key, value] of Object.entries(real)) {
+    const k = JSON.stringify(key);
+    lines.push(
+      typeof value === 'function'
+        ? `module.exports[${k}] = function (...args) { return load()[${k}].apply(self(this), args); };`
+        : `Object.defineProperty(module.exports, ${k}, { enumerable: true, get: () => load()[${k}] });`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const deferPackages: Plugin = {
+  name: 'defer-packages',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${DEFERRED_PACKAGES.join('|')})$`) }, async (args) => {
+      if (args.pluginData === 'real') return undefined;
+      const real = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'real' });
+      if (real.errors.length > 0) return { errors: real.errors };
+      return { path: real.path, namespace: 'deferred' };
+    });
+    // The stand-in requires the real entry by its absolute path, which the filter above does not match.
+    b.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => ({ contents: deferredModule(args.path), loader: 'js', resolveDir: '.' }));
+  },
+};
 
 await rm(OUT_DIR, { recursive: true, force: true });
 const result = await build({
@@ -30,6 +75,7 @@ const result = await build({
   minifySyntax: true,
   logLevel: 'warning',
   metafile: true,
+  plugins: [deferPackages],
 });
 const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0);
 process.stdout.write(`bundled the CLI into ${OUT_DIR}/ (${(bytes / 1024 / 1024).toFixed(1)} MB with source maps)\n`);
