@@ -38,6 +38,8 @@ export const MAX_FILTER_DEPTH = 20;
 export const STATEMENT_CACHE_SIZE = 500;
 /** Statement shapes (SQL text compiled once, then only values bound) the compiler keeps. */
 export const MAX_STATEMENT_SHAPES = 1000;
+/** Write statements binding more values than this are compiled each time, not kept as a shape (long IN lists and batches rarely repeat). */
+export const WRITE_SHAPE_MAX_PARAMETERS = 256;
 /** SQLite waits this long for a lock held by another process before failing. */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 /** Rows SQLite samples per index when it refreshes planner statistics (PRAGMA optimize): milliseconds, not a full scan. */

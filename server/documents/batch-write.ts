@@ -1,5 +1,6 @@
 import type { Db, Row } from '../db/database.js';
 import { WRITE_MAX_STATEMENT_PARAMETERS } from '../limits.js';
+import { rowValues, runWrite, writeRows } from './write-shapes.js';
 
 /**
  * Batched statements of the write path: many rows per INSERT, many ids per `IN`, each statement
@@ -18,8 +19,14 @@ export function chunked<T>(list: readonly T[], per = 1): T[][] {
 export async function insertMany(db: Db, table: string, rows: readonly Row[]): Promise<void> {
   const [first] = rows;
   if (first === undefined) return;
-  for (const part of chunked(rows, Object.keys(first).length)) await db.insertInto(table).values(part).execute();
+  const columns = Object.keys(first);
+  for (const part of chunked(rows, columns.length)) {
+    const values = rowValues(columns, part);
+    if (values === null) await db.insertInto(table).values(part).execute();
+    else await runWrite(db, `insert|${table}|${columns.join(',')}|${part.length}`, values, () => db.insertInto(table).values(part));
+  }
 }
+
 
 /**
  * Inserts rows with the same columns and returns their new ids in list order. Within one
@@ -37,8 +44,11 @@ export async function insertManyReturningIds(db: Db, table: string, rows: readon
     for (let i = 0; i < rows.length; i++) out.push(Number((await db.insertInto(table).defaultValues().returning('id').executeTakeFirstOrThrow()).id));
     return out;
   }
+  const names = Object.keys(first);
   for (const part of chunked(rows, columns)) {
-    const returned = await db.insertInto(table).values(part).returning('id').execute();
+    const values = rowValues(names, part);
+    const build = () => db.insertInto(table).values(part).returning('id');
+    const returned = values === null ? await build().execute() : await writeRows(db, `insert-ids|${table}|${names.join(',')}|${part.length}`, values, build);
     out.push(...returned.map((r) => Number(r.id)).sort((a, b) => a - b));
   }
   return out;
@@ -47,11 +57,17 @@ export async function insertManyReturningIds(db: Db, table: string, rows: readon
 /** Rows of `table` whose `column` is in `values` (chunked), in the order `orderBy` gives within each chunk. */
 export async function selectIn(db: Db, args: { table: string; column: string; values: readonly unknown[]; where?: Readonly<Record<string, unknown>>; orderBy?: readonly string[] }): Promise<Row[]> {
   const out: Row[] = [];
+  const where = Object.entries(args.where ?? {});
+  const orderBy = args.orderBy ?? [];
+  const shape = `select-in|${args.table}|${args.column}|${where.map(([column]) => column).join(',')}|${orderBy.join(',')}`;
   for (const part of chunked([...new Set(args.values)])) {
-    let q = db.selectFrom(args.table).selectAll().where(args.column, 'in', part);
-    for (const [column, value] of Object.entries(args.where ?? {})) q = q.where(column, '=', value);
-    for (const column of args.orderBy ?? []) q = q.orderBy(column);
-    out.push(...(await q.execute()));
+    const build = () => {
+      let q = db.selectFrom(args.table).selectAll().where(args.column, 'in', part);
+      for (const [column, value] of where) q = q.where(column, '=', value);
+      for (const column of orderBy) q = q.orderBy(column);
+      return q;
+    };
+    out.push(...(await writeRows(db, `${shape}|${part.length}`, [...part, ...where.map(([, value]) => value)], build)));
   }
   return out;
 }

@@ -5,6 +5,7 @@ import { chunked, insertMany, insertManyReturningIds, selectIn } from './batch-w
 import { type WriteEnv } from './store.js';
 import { cloneMorphLinks } from './morph-input.js';
 import { componentRowsOf } from './values-of.js';
+import { writeRows } from './write-shapes.js';
 
 /** Maps a related row to its counterpart in the target publication state (or drops it). */
 export async function counterpart(env: WriteEnv, target: Model, rowId: number, status: 'draft' | 'published'): Promise<number | null> {
@@ -20,20 +21,16 @@ export async function counterparts(env: WriteEnv, target: Model, rowIds: readonl
   }
   const rows: Row[] = [];
   for (const part of chunked([...new Set(rowIds)])) {
-    rows.push(...(await env.db.selectFrom(target.table).select(['id', 'documentId', 'locale', 'publishedAt']).where('id', 'in', part).execute()));
+    rows.push(...(await writeRows(env.db, `versions-of|${target.table}|${part.length}`, part, () => env.db.selectFrom(target.table).select(['id', 'documentId', 'locale', 'publishedAt']).where('id', 'in', part))));
   }
   const other = rows.filter((r) => (r.publishedAt === null) !== (status === 'draft'));
   for (const r of rows) if ((r.publishedAt === null) === (status === 'draft')) out.set(Number(r.id), Number(r.id));
   const versionKey = (r: Row) => `${String(r.documentId)}\u0000${r.locale === null || r.locale === undefined ? '' : `=${String(r.locale)}`}`;
   const found = new Map<string, number>();
   for (const part of chunked([...new Set(other.map((r) => String(r.documentId)))])) {
-    const versions = await env.db
-      .selectFrom(target.table)
-      .select(['id', 'documentId', 'locale'])
-      .where('documentId', 'in', part)
-      .where('publishedAt', status === 'draft' ? 'is' : 'is not', null)
-      .orderBy('id')
-      .execute();
+    const versions = await writeRows(env.db, `versions|${target.table}|${status}|${part.length}`, part, () =>
+      env.db.selectFrom(target.table).select(['id', 'documentId', 'locale']).where('documentId', 'in', part).where('publishedAt', status === 'draft' ? 'is' : 'is not', null).orderBy('id'),
+    );
     for (const v of versions) if (!found.has(versionKey(v))) found.set(versionKey(v), Number(v.id));
   }
   for (const r of other) {
@@ -123,7 +120,9 @@ async function ownerRows(env: WriteEnv, order: readonly CopyNode[], ids: Map<Cop
   for (const [table, map] of mapped) {
     const max = new Map<number, number>();
     for (const part of chunked([...new Set(map.values())])) {
-      const rows = await env.db.selectFrom(table).select(['target_id', (eb) => eb.fn.max('inv_ord').as('m')]).where('target_id', 'in', part).groupBy('target_id').execute();
+      const rows = await writeRows(env.db, `max-inv|${table}|target_id|inv_ord|${part.length}`, part, () =>
+        env.db.selectFrom(table).select(['target_id', (eb) => eb.fn.max('inv_ord').as('m')]).where('target_id', 'in', part).groupBy('target_id'),
+      );
       for (const r of rows) max.set(Number(r.target_id), Number(r.m ?? 0));
     }
     running.set(table, max);

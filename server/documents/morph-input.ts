@@ -8,6 +8,7 @@ import { refKey, resolveRefs, type RelationRef } from './relations-input.js';
 import { insertMany } from './batch-write.js';
 import type { WriteEnv, WriteScope } from './store.js';
 import { isRecord } from '../errors/is-record.js';
+import { runWrite, writeRows } from './write-shapes.js';
 
 /**
  * Writes of Strapi's morph-to relations (`morphToOne`, `morphToMany`): each element names its
@@ -193,7 +194,7 @@ export interface IncomingMorph {
 export async function captureIncomingMorphs(env: WriteEnv, model: Model, rowId: number): Promise<IncomingMorph[]> {
   const out: IncomingMorph[] = [];
   for (const table of morphTables(env.registry)) {
-    const rows = await env.db.selectFrom(table).selectAll().where('related_type', '=', model.uid).where('related_id', '=', rowId).execute();
+    const rows = await writeRows(env.db, `incoming-morphs|${table}`, [model.uid, rowId], () => env.db.selectFrom(table).selectAll().where('related_type', '=', model.uid).where('related_id', '=', rowId));
     for (const row of rows) out.push({ table, row });
   }
   return out;
@@ -219,6 +220,8 @@ export async function restoreIncomingMorphs(env: WriteEnv, captured: readonly In
 /** Deletes the links other rows hold to deleted rows (morph links have no foreign key to them). */
 export async function deleteIncomingMorphs(env: WriteEnv, model: Model, rowIds: readonly number[]): Promise<void> {
   for (const table of morphTables(env.registry)) {
-    await env.db.deleteFrom(table).where('related_type', '=', model.uid).where('related_id', 'in', [...rowIds]).execute();
+    await runWrite(env.db, `delete-incoming-morphs|${table}|${rowIds.length}`, [model.uid, ...rowIds], () =>
+      env.db.deleteFrom(table).where('related_type', '=', model.uid).where('related_id', 'in', [...rowIds]),
+    );
   }
 }

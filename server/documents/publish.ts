@@ -4,6 +4,7 @@ import { cloneChildren, counterpart, incomingTables } from './clone.js';
 import { deleteRows, insertRow, type WriteEnv } from './store.js';
 import { insertMany, selectIn } from './batch-write.js';
 import { captureIncomingMorphs, restoreIncomingMorphs } from './morph-input.js';
+import { writeRows } from './write-shapes.js';
 
 /** Captured links of the row being replaced, so the new row takes its place in other lists. */
 interface Captured {
@@ -16,13 +17,13 @@ interface Captured {
 async function capture(env: WriteEnv, model: ContentTypeModel, oldId: number): Promise<Captured> {
   const incoming = new Map<string, Row[]>();
   for (const { table } of incomingTables(env, model)) {
-    incoming.set(table, await env.db.selectFrom(table).selectAll().where('target_id', '=', oldId).execute());
+    incoming.set(table, await writeRows(env.db, `incoming|${table}`, [oldId], () => env.db.selectFrom(table).selectAll().where('target_id', '=', oldId)));
   }
   const inverseOrder = new Map<string, Map<number, number>>();
   for (const attr of model.attributes.values()) {
     if (attr.kind !== 'relation' || !attr.owner) continue;
     const table = env.registry.joinTable(model, attr.name);
-    const rows = await env.db.selectFrom(table).select(['target_id', 'inv_ord']).where('entity_id', '=', oldId).execute();
+    const rows = await writeRows(env.db, `inverse-order|${table}`, [oldId], () => env.db.selectFrom(table).select(['target_id', 'inv_ord']).where('entity_id', '=', oldId));
     inverseOrder.set(table, new Map(rows.map((r) => [Number(r.target_id), Number(r.inv_ord)])));
   }
   return { incoming, inverseOrder };
@@ -53,7 +54,7 @@ async function mirrorInverse(env: WriteEnv, model: ContentTypeModel, draftId: nu
     for (const attr of owner.attributes.values()) {
       if (attr.kind !== 'relation' || !attr.owner || attr.target !== model.uid || !attr.inversedBy) continue;
       const table = env.registry.joinTable(owner, attr.name);
-      const links = await env.db.selectFrom(table).selectAll().where('target_id', '=', draftId).orderBy('inv_ord').execute();
+      const links = await writeRows(env.db, `mirror|${table}`, [draftId], () => env.db.selectFrom(table).selectAll().where('target_id', '=', draftId).orderBy('inv_ord'));
       for (const link of links) {
         const source = await counterpart(env, owner, Number(link.entity_id), status);
         if (source === null || source === Number(link.entity_id)) continue;
@@ -92,7 +93,8 @@ export async function copyVersion(
   const morphs = args.replaceId === null ? [] : await captureIncomingMorphs(env, model, args.replaceId);
   if (args.replaceId !== null) await deleteRows(env, model, [args.replaceId]);
   if (args.validate) await args.validate();
-  const source = args.source ?? (await env.db.selectFrom(model.table).selectAll().where('id', '=', args.fromId).executeTakeFirstOrThrow());
+  const source = args.source ?? (await writeRows(env.db, `row|${model.table}`, [args.fromId], () => env.db.selectFrom(model.table).selectAll().where('id', '=', args.fromId)))[0];
+  if (source === undefined) throw new Error(`no row ${args.fromId} in ${model.table} to copy`);
   const { id: _id, ...values } = source;
   void _id;
   const newId = await insertRow(env.db, model.table, { ...values, publishedAt: args.publishedAt });

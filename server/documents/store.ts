@@ -7,6 +7,7 @@ import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, t
 import { parseRelationInput, refKey, refsOf, resolveRefs, type Position, type RelationInput, type RelationRef } from './relations-input.js';
 import { scalarColumns } from './scalars.js';
 import { chunked, insertMany } from './batch-write.js';
+import { rowValues, runWrite, writeRows } from './write-shapes.js';
 import { insertLeafItems } from './leaf-components.js';
 import { deleteIncomingMorphs, resolveMorphRefs, writeMorphs } from './morph-input.js';
 import { isRecord } from '../errors/is-record.js';
@@ -40,8 +41,12 @@ export function newDocumentId(): string {
 export async function insertRow(db: Db, table: string, values: Record<string, unknown>): Promise<number> {
   const insert = db.insertInto(table);
   // A component given as `{}` is a row of defaults: `INSERT INTO t () VALUES ()` is a syntax error.
-  const query = Object.keys(values).length === 0 ? insert.defaultValues() : insert.values(values);
-  const row = await query.returning('id').executeTakeFirstOrThrow();
+  const columns = Object.keys(values);
+  const query = columns.length === 0 ? insert.defaultValues() : insert.values(values);
+  const parameters = rowValues(columns, [values]);
+  if (parameters === null) return Number((await query.returning('id').executeTakeFirstOrThrow()).id);
+  const [row] = await writeRows(db, `insert-row|${table}|${columns.join(',')}`, parameters, () => query.returning('id'));
+  if (row === undefined) throw new Error(`no id returned by an insert into ${table}`);
   return Number(row.id);
 }
 
@@ -83,13 +88,9 @@ export async function applyRelation(env: WriteEnv, model: Model, rowId: number, 
   const { db, registry } = env;
   const storage = registry.relationStorage(model, attr);
   const { joinTable: table, selfColumn: self, otherColumn: other, orderColumn: ord, inverseOrderColumn: invOrd } = storage;
-  const current = await db
-    .selectFrom(table)
-    .select(['id', other, ord, invOrd])
-    .where(self, '=', rowId)
-    .orderBy(ord)
-    .orderBy('id')
-    .execute();
+  const current = await writeRows(db, `links|${table}|${self}|${other}|${ord}|${invOrd}`, [rowId], () =>
+    db.selectFrom(table).select(['id', other, ord, invOrd]).where(self, '=', rowId).orderBy(ord).orderBy('id'),
+  );
   const idsOf = (r: RelationRef) => resolved.get(refKey(r)) ?? (r.kind === 'id' ? [r.id] : []);
   let list: Group[];
   if (input.set) {
@@ -125,7 +126,9 @@ export async function applyRelation(env: WriteEnv, model: Model, rowId: number, 
   // Each new link goes last in its target's inverse list.
   const last = new Map<number, number>();
   for (const part of chunked(targets)) {
-    const rows = await db.selectFrom(table).select([other, (eb) => eb.fn.max(invOrd).as('m')]).where(other, 'in', part).groupBy(other).execute();
+    const rows = await writeRows(db, `max-inv|${table}|${other}|${invOrd}|${part.length}`, part, () =>
+      db.selectFrom(table).select([other, (eb) => eb.fn.max(invOrd).as('m')]).where(other, 'in', part).groupBy(other),
+    );
     for (const r of rows) last.set(Number(r[other]), Number(r.m ?? 0));
   }
   const rows = added.map(({ targetId, position }) => {
@@ -168,14 +171,10 @@ export interface ComponentLink {
 }
 
 async function componentLinks(env: WriteEnv, model: Model, rowId: number, field: string): Promise<ComponentLink[]> {
-  const rows = await env.db
-    .selectFrom(env.registry.componentsTable(model))
-    .select(['id', 'cmp_id', 'component_type'])
-    .where('entity_id', '=', rowId)
-    .where('field', '=', field)
-    .orderBy('ord')
-    .orderBy('id')
-    .execute();
+  const table = env.registry.componentsTable(model);
+  const rows = await writeRows(env.db, `component-links|${table}`, [rowId, field], () =>
+    env.db.selectFrom(table).select(['id', 'cmp_id', 'component_type']).where('entity_id', '=', rowId).where('field', '=', field).orderBy('ord').orderBy('id'),
+  );
   return rows.map((r) => ({ linkId: Number(r.id), cmpId: Number(r.cmp_id), uid: String(r.component_type) }));
 }
 
@@ -183,7 +182,7 @@ async function componentLinks(env: WriteEnv, model: Model, rowId: number, field:
 export async function deleteComponents(env: WriteEnv, component: ComponentModel, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   await deleteChildren(env, component, ids);
-  await env.db.deleteFrom(component.table).where('id', 'in', [...ids]).execute();
+  await deleteIn(env.db, component.table, 'id', ids);
 }
 
 /** Deletes what hangs off rows of `model`: their components (deep) and media links. Join links cascade. */
@@ -192,8 +191,8 @@ export async function deleteChildren(env: WriteEnv, model: Model, rowIds: readon
   const hasComponents = [...model.attributes.values()].some((a) => a.kind === 'component' || a.kind === 'dynamiczone');
   if (hasComponents) {
     const table = env.registry.componentsTable(model);
-    const links = await env.db.selectFrom(table).select(['cmp_id', 'component_type']).where('entity_id', 'in', [...rowIds]).execute();
-    await env.db.deleteFrom(table).where('entity_id', 'in', [...rowIds]).execute();
+    const links = await writeRows(env.db, `children|${table}|${rowIds.length}`, rowIds, () => env.db.selectFrom(table).select(['cmp_id', 'component_type']).where('entity_id', 'in', [...rowIds]));
+    await deleteIn(env.db, table, 'entity_id', rowIds);
     const byType = new Map<string, number[]>();
     for (const l of links) {
       const list = byType.get(String(l.component_type)) ?? [];
@@ -205,7 +204,9 @@ export async function deleteChildren(env: WriteEnv, model: Model, rowIds: readon
       if (component) await deleteComponents(env, component, ids);
     }
   }
-  await env.db.deleteFrom(FILES_RELATED_TABLE).where('related_type', '=', model.uid).where('related_id', 'in', [...rowIds]).execute();
+  await runWrite(env.db, `delete-media|${rowIds.length}`, [model.uid, ...rowIds], () =>
+    env.db.deleteFrom(FILES_RELATED_TABLE).where('related_type', '=', model.uid).where('related_id', 'in', [...rowIds]),
+  );
   await deleteIncomingMorphs(env, model, rowIds);
 }
 
@@ -381,7 +382,12 @@ export async function missingRelations(env: WriteEnv, model: Model, data: unknow
 export async function deleteRows(env: WriteEnv, model: ContentTypeModel, rowIds: readonly number[]): Promise<void> {
   if (rowIds.length === 0) return;
   await deleteChildren(env, model, rowIds);
-  await env.db.deleteFrom(model.table).where('id', 'in', [...rowIds]).execute();
+  await deleteIn(env.db, model.table, 'id', rowIds);
+}
+
+/** `DELETE FROM table WHERE column IN (values)`, its text compiled once per shape. */
+async function deleteIn(db: Db, table: string, column: string, values: readonly number[]): Promise<void> {
+  await runWrite(db, `delete-in|${table}|${column}|${values.length}`, values, () => db.deleteFrom(table).where(column, 'in', [...values]));
 }
 
 export type { Row };

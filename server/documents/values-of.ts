@@ -3,6 +3,7 @@ import type { Model } from '../schema/types.js';
 import { selectIn } from './batch-write.js';
 import { outputValue } from './serialize.js';
 import type { WriteEnv } from './store.js';
+import { writeRows } from './write-shapes.js';
 
 /**
  * A row's attribute values in API form (scalars, components deep), as Strapi re-reads a draft to
@@ -37,7 +38,8 @@ export async function valuesOf(env: WriteEnv, model: Model, row: Row, only?: (na
 
 /** The component links of a row (in order) and the component rows they name, by type and id. */
 async function componentRows(env: WriteEnv, model: Model, rowId: number): Promise<{ links: Row[]; rows: Map<string, Map<number, Row>> }> {
-  const links = await env.db.selectFrom(env.registry.componentsTable(model)).selectAll().where('entity_id', '=', rowId).orderBy('ord').orderBy('id').execute();
+  const table = env.registry.componentsTable(model);
+  const links = await writeRows(env.db, `component-links-all|${table}`, [rowId], () => env.db.selectFrom(table).selectAll().where('entity_id', '=', rowId).orderBy('ord').orderBy('id'));
   return { links, rows: await componentRowsOf(env, links) };
 }
 

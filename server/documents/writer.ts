@@ -20,6 +20,7 @@ import {
 } from './store.js';
 import { validateEntity, type EntityValidationOptions } from './validate.js';
 import { valuesOf } from './values-of.js';
+import { rowValues, runWrite, writeRows } from './write-shapes.js';
 import { isRecord } from '../errors/is-record.js';
 
 /** A write of the content API: the body's `data`, the query (status, locale, response fields/populate), the caller. */
@@ -54,11 +55,17 @@ function validationOptions(env: WriteEnv, model: ContentTypeModel, args: { mode:
       } catch {
         return true;
       }
-      let q = env.db.selectFrom(m.table).select('id').where(attribute.name, '=', stored as string);
-      if (m.localized && locale !== null) q = q.where('locale', '=', locale);
-      q = q.where('publishedAt', m.draftAndPublish && isDraft ? 'is' : 'is not', null);
-      if (excludeId !== null) q = q.where('id', '<>', excludeId);
-      return (await q.executeTakeFirst()) === undefined;
+      const byLocale = m.localized && locale !== null;
+      const draft = m.draftAndPublish && isDraft;
+      const parameters = [stored, ...(byLocale ? [locale] : []), ...(excludeId !== null ? [excludeId] : [])];
+      const rows = await writeRows(env.db, `unique|${m.table}|${attribute.name}|${byLocale}|${draft}|${excludeId !== null}`, parameters, () => {
+        let q = env.db.selectFrom(m.table).select('id').where(attribute.name, '=', stored as string);
+        if (byLocale) q = q.where('locale', '=', locale);
+        q = q.where('publishedAt', draft ? 'is' : 'is not', null);
+        if (excludeId !== null) q = q.where('id', '<>', excludeId);
+        return q;
+      });
+      return rows.length === 0;
     },
     checkRelations: (data) => missingRelations(env, model, data),
   };
@@ -106,19 +113,23 @@ async function updateVersion(env: WriteEnv, model: ContentTypeModel, row: Row, d
     validationOptions(env, model, { mode: 'update', isDraft: model.draftAndPublish, locale, entity: row }),
   );
   const columns = await scalarColumns(model, validated);
-  await env.db
-    .updateTable(model.table)
-    .set({ ...columns, updatedAt: now, ...(status === 'published' ? { publishedAt } : {}), ...(env.author != null ? { updatedBy: env.author } : {}) })
-    .where('id', '=', Number(row.id))
-    .execute();
+  const set: Record<string, unknown> = { ...columns, updatedAt: now, ...(status === 'published' ? { publishedAt } : {}), ...(env.author != null ? { updatedBy: env.author } : {}) };
+  const names = Object.keys(set);
+  const values = rowValues(names, [set]);
+  const update = () => env.db.updateTable(model.table).set(set).where('id', '=', Number(row.id));
+  if (values === null) await update().execute();
+  else await runWrite(env.db, `update|${model.table}|${names.join(',')}`, [...values, Number(row.id)], update);
   await writeRelational(env, model, Number(row.id), validated, { status, locale }, resolved);
 }
 
 async function versionRow(env: WriteEnv, model: ContentTypeModel, documentId: string, locale: string | null, status: 'draft' | 'published'): Promise<Row | undefined> {
-  let q = env.db.selectFrom(model.table).selectAll().where('documentId', '=', documentId).where('locale', locale === null ? 'is' : '=', locale);
-  if (model.draftAndPublish) q = q.where('publishedAt', status === 'draft' ? 'is' : 'is not', null);
-  else q = q.where('publishedAt', 'is not', null);
-  return q.orderBy('id').executeTakeFirst();
+  const draft = model.draftAndPublish && status === 'draft';
+  const [row] = await writeRows(env.db, `version|${model.table}|${locale === null}|${draft}`, locale === null ? [documentId] : [documentId, locale], () => {
+    let q = env.db.selectFrom(model.table).selectAll().where('documentId', '=', documentId).where('locale', locale === null ? 'is' : '=', locale);
+    q = q.where('publishedAt', draft ? 'is' : 'is not', null);
+    return q.orderBy('id');
+  });
+  return row;
 }
 
 const nonLocalized = (model: Model) => (name: string) => {
@@ -191,7 +202,8 @@ export async function publishVersion(env: WriteEnv, model: ContentTypeModel, doc
 }
 
 async function respond(deps: DocumentDeps, env: WriteEnv, model: ContentTypeModel, rowId: number, req: WriteRequest): Promise<Record<string, unknown>> {
-  const row = await env.db.selectFrom(model.table).selectAll().where('id', '=', rowId).executeTakeFirstOrThrow();
+  const [row] = await writeRows(env.db, `row|${model.table}`, [rowId], () => env.db.selectFrom(model.table).selectAll().where('id', '=', rowId));
+  if (row === undefined) throw new AppError('InternalServerError', 'Internal Server Error');
   const [entry] = await present(deps, env.db, model, [row], req.query, req.access);
   if (!entry) throw new AppError('InternalServerError', 'Internal Server Error');
   return entry;
