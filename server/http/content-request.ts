@@ -2,9 +2,9 @@ import type { Request } from 'express';
 import { checkInput } from '../documents/index.js';
 import { validationError } from '../errors/app-error.js';
 import type { DocumentQuery, Pagination } from '../query/ast.js';
-import { checkPopulateAccess } from '../query/check-populate.js';
 import { convertFields } from '../query/fields.js';
-import { convertPopulateLenient } from '../query/populate.js';
+import { unwrap } from '../query/check.js';
+import { parsePopulate } from '../query/populate.js';
 import { buildQuery, checkParams, readListQuery, readOneQuery, validateQuery, type ParsedParts, type QueryEnv } from '../query/read-query.js';
 import { lookupField } from '../schema/fields.js';
 import type { ContentTypeModel } from '../schema/types.js';
@@ -52,13 +52,12 @@ const readableFields = (raw: unknown): boolean =>
 function lenientQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv): DocumentQuery {
   const params = checkParams(raw, false);
   const fields = readableFields(raw.fields) ? convertFields(raw.fields, model) : null;
-  // Not validated, as in Strapi, but what the populate reaches is still the caller's to read.
-  if (raw.populate !== undefined && raw.populate !== null && raw.populate !== '*') checkPopulateAccess(raw.populate, model, env.registry, env.canRead);
   return {
     fields: fields?.filter((f) => lookupField(model, f)?.kind === 'scalar') ?? null,
     filters: null,
     sort: [],
-    populate: convertPopulateLenient(raw.populate, model, env.registry),
+    // Not validated, as in Strapi, but what the populate reaches is still the caller's to read.
+    populate: unwrap(parsePopulate(raw.populate, { model, registry: env.registry, canRead: env.canRead }, 'lenient')),
     status: params.status,
     locale: params.locale,
     publicationFilter: null,

@@ -7,7 +7,7 @@ import { FILE_UID, type Model } from '../schema/types.js';
 
 /**
  * The vocabulary of Strapi's query validators, reproduced (check-filters.ts, check-sort.ts,
- * check-populate.ts): they walk `filters`, `sort`, `fields` and `populate`
+ * populate-walk.ts): they walk `filters`, `sort`, `fields` and `populate`
  * the way Strapi's traversals do and throw the same `Invalid key` errors (same key, same path,
  * same pass order), so a client sees the very error Strapi would give it.
  */

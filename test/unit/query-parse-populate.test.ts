@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseQueryString } from '../../server/http/query-string.js';
 import type { PopulateMap, PopulateNode } from '../../server/query/ast.js';
 import { unwrap } from '../../server/query/check.js';
-import { convertPopulateLenient, parsePopulate, plainNode } from '../../server/query/populate.js';
+import { parsePopulate, plainNode } from '../../server/query/populate.js';
 import { loadProject } from '../../server/schema/load.js';
 import { buildRegistry, type Registry } from '../../server/schema/registry.js';
 import type { ContentTypeModel } from '../../server/schema/types.js';
@@ -110,6 +110,29 @@ describe('parsePopulate: what Strapi accepts and ignores is ignored by name', ()
   });
 
   it('a single-type write (not validated) converts leniently', () => {
-    expect(convertPopulateLenient({ nope: 'true', author: 'true', title: 'true' }, post, registry)).toEqual(map(node('author')));
+    expect(unwrap(parsePopulate({ nope: 'true', author: 'true', title: 'true' }, { model: post, registry }, 'lenient'))).toEqual(map(node('author')));
+  });
+});
+
+describe('parsePopulate: one walk that checks and builds', () => {
+  it("keeps the conversion error Strapi's converter meets first, though the walk meets another first", () => {
+    // The walk visits `populate` before `fields`; the converter reads a relation's fields, filters and sort before its populate.
+    const parsed = parse('populate[author][populate][friend][on][sec.a]=true&populate[author][fields][name]=true');
+    expect(thrown(() => unwrap(parsed))).toMatchObject({ status: 400, message: 'Invalid fields parameter. Expected a string or an array of strings' });
+  });
+
+  it("names a nested option's 400 at that option's key, in walk order, though the option is parsed with its relation", () => {
+    expect(thrown(() => parse('populate[author][zzz]=x&populate[author][sort]=nope'))).toEqual(invalid('zzz', 'author'));
+    expect(thrown(() => parse('populate[author][sort]=nope&populate[author][zzz]=x'))).toMatchObject({
+      status: 400,
+      details: { key: 'nope', source: 'query', param: 'sort' },
+    });
+  });
+
+  it("reads a single-type write's populate in the same walk: the caller's pass only, what does not apply left out", () => {
+    expect(thrown(() => unwrap(parsePopulate({ nope: 'true', tag: 'true' }, { model: post, registry, canRead }, 'lenient')))).toEqual(invalid('tag'));
+    expect(unwrap(parsePopulate({ hidden: 'true', author: { populate: { zzz: 'true' } } }, { model: post, registry, canRead }, 'lenient'))).toEqual(
+      map(node('hidden'), node('author')),
+    );
   });
 });
