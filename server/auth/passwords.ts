@@ -1,5 +1,4 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import bcrypt from 'bcryptjs';
 import {
   ADMIN_SCRYPT_BLOCK_SIZE,
   ADMIN_SCRYPT_COST,
@@ -79,7 +78,8 @@ async function matchesCompact(password: string, parts: readonly string[]): Promi
 export async function verifyPassword(password: string, stored: string | null, options: { decoy?: boolean } = {}): Promise<boolean> {
   if (stored === null && !options.decoy) return false;
   const target = stored ?? DECOY_HASH;
-  if (BCRYPT_HASH.test(target)) return bcrypt.compare(password, target);
+  // bcryptjs (only Strapi's imported hashes need it) is loaded by the first such check.
+  if (BCRYPT_HASH.test(target)) return (await import('bcryptjs')).default.compare(password, target);
   const parts = target.split('$');
   if (parts[0] !== PREFIX) return false;
   const matches = parts.length === 6 ? await matchesParameterised(password, parts) : parts.length === 3 ? await matchesCompact(password, parts) : false;

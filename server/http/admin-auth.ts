@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import type { RateLimitRequestHandler } from 'express-rate-limit';
 import type { AdminUser } from '../admin/admin-users.js';
 import type { AdminSession } from '../admin/sessions.js';
 import { AppError, unauthorized } from '../errors/app-error.js';
@@ -57,16 +57,23 @@ function desktopSecretMatches(expected: string | null, presented: unknown): bool
 export function publicAdminRoutes(services: Services): express.Router {
   const router = express.Router();
   const { users, sessions } = services.admin;
-  const loginLimit = rateLimit({
-    windowMs: ADMIN_LOGIN_RATE_WINDOW_MS,
-    limit: ADMIN_LOGIN_RATE_LIMIT,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    // Only failed attempts count: a brute force is stopped, a busy admin script that logs in correctly is not.
-    skipSuccessfulRequests: true,
-    validate: false,
-    handler: (_req, res) => sendError(res, new AppError('RateLimitError', 'Too many requests, please try again later.', {})),
-  });
+  // express-rate-limit is loaded by the first login, not when the server starts.
+  let limiter: Promise<RateLimitRequestHandler> | null = null;
+  const loginLimit: express.RequestHandler = async (req, res, next) => {
+    limiter ??= import('express-rate-limit').then(({ rateLimit }) =>
+      rateLimit({
+        windowMs: ADMIN_LOGIN_RATE_WINDOW_MS,
+        limit: ADMIN_LOGIN_RATE_LIMIT,
+        standardHeaders: 'draft-7',
+        legacyHeaders: false,
+        // Only failed attempts count: a brute force is stopped, a busy admin script that logs in correctly is not.
+        skipSuccessfulRequests: true,
+        validate: false,
+        handler: (_req, res) => sendError(res, new AppError('RateLimitError', 'Too many requests, please try again later.', {})),
+      }),
+    );
+    await (await limiter)(req, res, next);
+  };
 
   router.get('/init', async (_req, res) => {
     sendJson(res, 200, { data: { hasAdmin: await users.hasAdmin(), desktop: services.desktopSecret !== null } });

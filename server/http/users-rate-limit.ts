@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
+import type { ClientRateLimitInfo, Options, RateLimitRequestHandler, Store } from 'express-rate-limit';
 import { AppError } from '../errors/app-error.js';
 import { UP_RATE_LIMIT_MAX, UP_RATE_LIMIT_WINDOW_MS } from '../limits.js';
 
@@ -39,7 +39,7 @@ function clockStore(now: () => Date): Store {
 }
 
 /** Strapi's key: `<email or noIdentifier>:<normalised path>:<ip>` (users-permissions `rateLimit`). */
-function keyOf(req: Request, res: Response): string {
+function keyOf(req: Request, res: Response, ipKeyGenerator: (ip: string) => string): string {
   const path = req.originalUrl.split('?')[0]?.toLowerCase().replace(/\/{2,}/g, '/').replace(/(.)\/+$/, '$1') ?? '';
   const body: unknown = res.locals[BODY];
   const email = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).email : undefined;
@@ -53,19 +53,27 @@ function keyOf(req: Request, res: Response): string {
  * route middleware does.
  */
 export function createAuthRateLimit(now: () => Date): (req: Request, res: Response, body: unknown) => Promise<void> {
-  const limiter = rateLimit({
-    windowMs: UP_RATE_LIMIT_WINDOW_MS,
-    limit: UP_RATE_LIMIT_MAX,
-    legacyHeaders: true,
-    standardHeaders: false,
-    validate: false,
-    store: clockStore(now),
-    keyGenerator: keyOf,
-    handler: (_req, _res, next) => next(new AppError('RateLimitError', 'Too many requests, please try again later.', {})),
-  });
-  return (req, res, body) =>
-    new Promise<void>((resolve, reject) => {
+  const store = clockStore(now);
+  // express-rate-limit is loaded by the first limited request, not when the server starts.
+  let loaded: Promise<RateLimitRequestHandler> | null = null;
+  const load = () =>
+    (loaded ??= import('express-rate-limit').then(({ ipKeyGenerator, rateLimit }) =>
+      rateLimit({
+        windowMs: UP_RATE_LIMIT_WINDOW_MS,
+        limit: UP_RATE_LIMIT_MAX,
+        legacyHeaders: true,
+        standardHeaders: false,
+        validate: false,
+        store,
+        keyGenerator: (req, res) => keyOf(req, res, ipKeyGenerator),
+        handler: (_req, _res, next) => next(new AppError('RateLimitError', 'Too many requests, please try again later.', {})),
+      }),
+    ));
+  return async (req, res, body) => {
+    const limiter = await load();
+    return new Promise<void>((resolve, reject) => {
       res.locals[BODY] = body;
       void limiter(req, res, (err?: unknown) => (err === undefined ? resolve() : reject(err)));
     });
+  };
 }
