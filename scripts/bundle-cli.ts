@@ -6,8 +6,10 @@
  * export/import) stays out of the start-up path. Native and optional packages stay external and
  * are loaded from node_modules as before. dist/server/ is kept: the desktop shell and tests import it.
  */
+import { realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { relative } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
 const OUT_DIR = 'dist/cli';
@@ -16,8 +18,10 @@ const OUT_DIR = 'dist/cli';
  * CommonJS packages that Express requires when it loads but that nothing calls before a request
  * needs them: body-parser (express.json() and friends, which Hearth never uses; it pulls in
  * iconv-lite) and mime-types (its whole media-type table is indexed when it loads). Each is
- * replaced by a stand-in with the same functions and values that runs the bundled package at first
- * use (a bundled CommonJS module runs when it is first required), so a start skips their work.
+ * replaced by a stand-in with the same functions and values that requires the package from
+ * node_modules at first use, so a start neither parses nor runs them.
+ * Only for packages whose exports are plain functions and values (a class would not survive `new`
+ * or `instanceof` through the stand-in; the build refuses one).
  */
 const DEFERRED_PACKAGES = ['body-parser', 'mime-types'];
 
@@ -25,14 +29,19 @@ const DEFERRED_PACKAGES = ['body-parser', 'mime-types'];
 function deferredModule(entry: string): string {
   const real: unknown = createRequire(import.meta.url)(entry);
   if (real === null || (typeof real !== 'object' && typeof real !== 'function')) throw new Error(`${entry} does not export an object`);
+  // Every chunk is in OUT_DIR, two levels below node_modules' folder: the bundle's require() resolves this path from there (see the banner).
+  const inPackages = relative(realpathSync('node_modules'), entry);
+  if (inPackages.startsWith('..')) throw new Error(`${entry} is not under node_modules`);
+  const fromBundle = `../../node_modules/${inPackages.split('\\').join('/')}`;
   const lines = [
     'let real;',
-    `const load = () => (real ??= require(${JSON.stringify(entry)}));`,
+    `const load = () => (real ??= require(${JSON.stringify(fromBundle)}));`,
     'const self = (that) => (that === module.exports ? load() : that);',
     typeof real === 'function' ? 'module.exports = function (...args) { return load().apply(self(this), args); };' : 'module.exports = {};',
   ];
   for (const [key, value] of Object.entries(real)) {
     const k = JSON.stringify(key);
+    if (typeof value === 'function' && /^class\b/.test(Function.prototype.toString.call(value))) throw new Error(`${entry} exports the class ${key}: it cannot be deferred`);
     lines.push(
       typeof value === 'function'
         ? `module.exports[${k}] = function (...args) { return load()[${k}].apply(self(this), args); };`
@@ -51,8 +60,9 @@ const deferPackages: Plugin = {
       if (real.errors.length > 0) return { errors: real.errors };
       return { path: real.path, namespace: 'deferred' };
     });
-    // The stand-in requires the real entry by its absolute path, which the filter above does not match.
-    b.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => ({ contents: deferredModule(args.path), loader: 'js', resolveDir: '.' }));
+    b.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => ({ contents: deferredModule(args.path), loader: 'js' }));
+    // The stand-in's require of the real entry is left to Node, at run time.
+    b.onResolve({ filter: /.*/, namespace: 'deferred' }, (args) => ({ path: args.path, external: true }));
   },
 };
 
