@@ -91,6 +91,16 @@ async function recordKind(db: Db, table: string, column: string, kind: string): 
     .execute();
 }
 
+/** Records the kinds of a new table's columns in one statement. */
+async function recordKinds(db: Db, table: string, columns: readonly ColumnPlan[]): Promise<void> {
+  if (columns.length === 0) return;
+  await db
+    .insertInto(COLUMNS_TABLE)
+    .values(columns.map((column) => ({ table_name: table, column_name: column.name, storage: column.kind })))
+    .onConflict((oc) => oc.columns(['table_name', 'column_name']).doUpdateSet((eb) => ({ storage: eb.ref('excluded.storage') })))
+    .execute();
+}
+
 /** Replaces a column by one of another storage class, copying values when they convert losslessly. */
 async function convertColumn(database: Pick<Database, 'kind'>, db: Db, table: string, column: ColumnPlan, copy: boolean, retireAs: string | null): Promise<void> {
   const temporary = retireAs ?? `${column.name}__hearth_old`;
@@ -131,7 +141,8 @@ async function syncColumn(database: Pick<Database, 'kind'>, db: Db, state: Known
       );
     }
   }
-  await recordKind(db, plan.name, column.name, column.kind);
+  // A column whose kind is recorded already needs no write (most columns, at most starts).
+  if (recorded !== column.kind) await recordKind(db, plan.name, column.name, column.kind);
 }
 
 /** The storage class a recorded column kind lives in. */
@@ -196,7 +207,7 @@ async function syncTable(database: Pick<Database, 'kind'>, db: Db, state: Known,
   if (!state.tables.has(plan.name)) {
     await createTable(database, db, plan);
     state.tables.set(plan.name, new Set(['id', ...plan.columns.map((c) => c.name)]));
-    for (const column of plan.columns) await recordKind(db, plan.name, column.name, column.kind);
+    await recordKinds(db, plan.name, plan.columns);
   } else {
     for (const column of plan.columns) await syncColumn(database, db, state, plan, column, options);
   }
