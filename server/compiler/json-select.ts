@@ -44,8 +44,9 @@ function valueExpr(type: ScalarType, col: string): string {
     case 'integer':
     case 'float':
     case 'decimal':
-      // SQLite prints reals in its own way (2.0, 1.0e+21): integral ones are printed as integers, others by JS.
-      return `CASE typeof(${col}) WHEN 'integer' THEN CASE WHEN ${col} BETWEEN -${MAX_SAFE} AND ${MAX_SAFE} THEN ${col} ELSE ${slow(type, col)} END WHEN 'null' THEN NULL WHEN 'real' THEN CASE WHEN ${col} = CAST(${col} AS INTEGER) AND abs(${col}) <= ${MAX_SAFE} THEN CAST(${col} AS INTEGER) ELSE ${slow(type, col)} END ELSE ${slow(type, col)} END`;
+      // SQLite prints reals its own way (2.0, 1.0e+21, 17 digits where JS needs 16): integral
+      // ones are printed as integers, the others by JS.
+      return `CASE typeof(${col}) WHEN 'integer' THEN CASE WHEN ${col} BETWEEN -${MAX_SAFE} AND ${MAX_SAFE} THEN ${col} ELSE ${slow(type, col)} END WHEN 'real' THEN CASE WHEN ${col} = CAST(${col} AS INTEGER) AND abs(${col}) <= ${MAX_SAFE} THEN CAST(${col} AS INTEGER) ELSE ${slow(type, col)} END WHEN 'null' THEN NULL ELSE ${slow(type, col)} END`;
     case 'boolean':
       return `CASE typeof(${col}) WHEN 'null' THEN NULL WHEN 'integer' THEN CASE ${col} WHEN 1 THEN json('true') ELSE json('false') END ELSE ${slow(type, col)} END`;
     case 'biginteger':
@@ -78,7 +79,9 @@ function objectExpr(w: Walk, model: Model, alias: string, fields: readonly strin
     seen.add(name);
     const field = lookupField(model, name);
     if (!field || field.kind !== 'scalar' || unprintable(name)) return null;
-    parts.push(literal(name), valueExpr(field.type, `${alias}.${ident(name)}`));
+    const col = `${alias}.${ident(name)}`;
+    // The row id (INTEGER PRIMARY KEY) is always an integer.
+    parts.push(literal(name), name === 'id' ? `CASE WHEN ${col} <= ${MAX_SAFE} THEN ${col} ELSE ${slow('integer', col)} END` : valueExpr(field.type, col));
   }
   const ordered = [...populate.values()].sort((a, b) => zoneRank(model, a) - zoneRank(model, b));
   for (const node of ordered) {
@@ -139,11 +142,15 @@ function linkedExpr(w: Walk, link: Link, target: Model, parent: string, node: Po
   if (isDraftAndPublish(target)) from += ` AND ${t}."publishedAt" IS ${w.status === 'draft' ? '' : 'NOT '}NULL`;
   // json(): a sorted subquery's value loses its JSON subtype (it would be printed as a string).
   if (!many) return `json((SELECT ${entry} ${from} ORDER BY ${order}, ${l}."id" LIMIT 1))`;
-  // A link earlier in (order, id) naming the same row: this one is a repeat (SQLite sorts NULLs first).
+  // A link earlier in (order, id) naming the same row makes this one a repeat (SQLite sorts NULLs
+  // first); looked for only when the parent has two links to one row (`n.once` false).
   const e = `e${w.aliases}`;
-  const earlier = `(${e}.${ident(link.order)} IS NULL AND ${order} IS NOT NULL) OR ${e}.${ident(link.order)} < ${order} OR ((${e}.${ident(link.order)} = ${order} OR (${e}.${ident(link.order)} IS NULL AND ${order} IS NULL)) AND ${e}."id" < ${l}."id")`;
-  const repeat = `NOT EXISTS (SELECT 1 FROM ${ident(link.table)} ${e} WHERE ${e}.${ident(link.self)} = ${self} AND ${e}.${ident(link.other)} = ${other}${fixedSql(link, e)} AND (${earlier}))`;
-  return `(SELECT json_group_array(${entry} ORDER BY ${order}, ${l}."id") ${from} AND ${repeat})`;
+  const n = `n${w.aliases}`;
+  const eOrder = `${e}.${ident(link.order)}`;
+  const earlier = `(${eOrder} IS NULL AND ${order} IS NOT NULL) OR ${eOrder} < ${order} OR ((${eOrder} = ${order} OR (${eOrder} IS NULL AND ${order} IS NULL)) AND ${e}."id" < ${l}."id")`;
+  const repeat = `EXISTS (SELECT 1 FROM ${ident(link.table)} ${e} WHERE ${e}.${ident(link.self)} = ${self} AND ${e}.${ident(link.other)} = ${other}${fixedSql(link, e)} AND (${earlier}))`;
+  const once = `(SELECT count(*) = count(DISTINCT ${n}.${ident(link.other)}) AS once FROM ${ident(link.table)} ${n} WHERE ${n}.${ident(link.self)} = ${parent}."id"${fixedSql(link, n)}) ${n}`;
+  return `(SELECT json_group_array(${entry} ORDER BY ${order}, ${l}."id") FROM ${once}, ${from.slice('FROM '.length)} AND (${n}.once OR NOT ${repeat}))`;
 }
 
 /** A dynamic zone: its components in link order, each `{ ...entry, __component }`; links to components not printed are left out. */
@@ -151,7 +158,9 @@ function zoneExpr(w: Walk, link: Link, parent: string, node: PopulateNode, compo
   if (link.type === null) return null;
   const l = `l${++w.aliases}`;
   const type = `${l}.${ident(link.type)}`;
+  const joins: string[] = [];
   const cases: string[] = [];
+  const found: string[] = [];
   for (const uid of components) {
     if (node.on && !node.on.has(uid)) continue;
     const component = w.registry.component(uid);
@@ -160,12 +169,15 @@ function zoneExpr(w: Walk, link: Link, parent: string, node: PopulateNode, compo
     const c = `t${++w.aliases}`;
     const entry = objectExpr(w, component, c, fragment.fields ?? w.defaultFields(component), fragment.populate, [literal('__component'), literal(uid)]);
     if (entry === null) return null;
-    cases.push(`WHEN ${literal(uid)} THEN (SELECT ${entry} FROM ${ident(component.table)} ${c} WHERE ${c}."id" = ${l}.${ident(link.other)})`);
+    // One LEFT JOIN per component: a link's row is found in its own component's table only.
+    joins.push(` LEFT JOIN ${ident(component.table)} ${c} ON ${type} = ${literal(uid)} AND ${c}."id" = ${l}.${ident(link.other)}`);
+    cases.push(`WHEN ${literal(uid)} THEN ${entry}`);
+    found.push(`${c}."id" IS NOT NULL`);
   }
   if (cases.length === 0) return `json('[]')`;
-  const entry = `CASE ${type} ${cases.join(' ')} END`;
   const order = `${l}.${ident(link.order)}`;
-  return `(SELECT json_group_array(json(x) ORDER BY o, i) FROM (SELECT ${entry} AS x, ${order} AS o, ${l}."id" AS i FROM ${ident(link.table)} ${l} WHERE ${l}.${ident(link.self)} = ${parent}."id"${fixedSql(link, l)}) WHERE x IS NOT NULL)`;
+  const where = `${l}.${ident(link.self)} = ${parent}."id"${fixedSql(link, l)} AND (${found.join(' OR ')})`;
+  return `(SELECT json_group_array(CASE ${type} ${cases.join(' ')} END ORDER BY ${order}, ${l}."id") FROM ${ident(link.table)} ${l}${joins.join('')} WHERE ${where})`;
 }
 
 /**
