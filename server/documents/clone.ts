@@ -6,6 +6,7 @@ import { type WriteEnv } from './store.js';
 import { cloneMorphLinks } from './morph-input.js';
 import { componentRowsOf } from './values-of.js';
 import { writeRows } from './write-shapes.js';
+import { WRITE_MAX_STATEMENT_PARAMETERS } from '../limits.js';
 
 /** Maps a related row to its counterpart in the target publication state (or drops it). */
 export async function counterpart(env: WriteEnv, target: Model, rowId: number, status: 'draft' | 'published'): Promise<number | null> {
@@ -41,7 +42,7 @@ export async function counterparts(env: WriteEnv, target: Model, rowIds: readonl
 }
 
 /** One row of the tree being copied: the root, or a component row below it. */
-interface CopyNode {
+export interface CopyNode {
   readonly model: Model;
   readonly fromId: number;
   /** The component row's values (without id); null for the root, whose copy exists already. */
@@ -69,10 +70,11 @@ const byModel = (nodes: readonly CopyNode[]): Map<Model, CopyNode[]> => {
 /** Reads one level of the tree (components, media, owner links of `nodes`) and returns the next level. */
 async function readLevel(env: WriteEnv, nodes: readonly CopyNode[], only: ((name: string) => boolean) | undefined): Promise<CopyNode[]> {
   const next: CopyNode[] = [];
-  for (const [model, group] of byModel(nodes)) {
+  const groups = byModel(nodes);
+  const media = await mediaOf(env, groups);
+  for (const [model, group] of groups) {
     const fromIds = group.map((n) => n.fromId);
-    const media = await selectIn(env.db, { table: FILES_RELATED_TABLE, column: 'related_id', values: fromIds, where: { related_type: model.uid }, orderBy: ['field', 'ord', 'id'] });
-    for (const n of group) n.media.push(...media.filter((m) => Number(m.related_id) === n.fromId && (!only || only(String(m.field)))));
+    for (const n of group) n.media.push(...media.filter((m) => m.related_type === model.uid && Number(m.related_id) === n.fromId && (!only || only(String(m.field)))));
     if (!only) {
       for (const attr of model.attributes.values()) {
         if (attr.kind !== 'relation' || !attr.owner || !env.registry.model(attr.target)) continue;
@@ -101,6 +103,29 @@ async function readLevel(env: WriteEnv, nodes: readonly CopyNode[], only: ((name
     }
   }
   return next;
+}
+
+/**
+ * The media links of a level's rows, in (field, ord, id) order: one statement for every model of
+ * the level (each model's ids matched with its uid) while within the parameter limit.
+ */
+async function mediaOf(env: WriteEnv, groups: Map<Model, CopyNode[]>): Promise<Row[]> {
+  const owners = [...groups].map(([model, group]) => ({ uid: model.uid, ids: [...new Set(group.map((n) => n.fromId))] }));
+  const parameters = owners.flatMap((o) => [o.uid, ...o.ids]);
+  if (parameters.length > WRITE_MAX_STATEMENT_PARAMETERS) {
+    const out: Row[] = [];
+    for (const o of owners) out.push(...(await selectIn(env.db, { table: FILES_RELATED_TABLE, column: 'related_id', values: o.ids, where: { related_type: o.uid }, orderBy: ['field', 'ord', 'id'] })));
+    return out;
+  }
+  return writeRows(env.db, `level-media|${owners.map((o) => o.ids.length).join(',')}`, parameters, () =>
+    env.db
+      .selectFrom(FILES_RELATED_TABLE)
+      .selectAll()
+      .where((eb) => eb.or(owners.map((o) => eb.and([eb('related_type', '=', o.uid), eb('related_id', 'in', o.ids)]))))
+      .orderBy('field')
+      .orderBy('ord')
+      .orderBy('id'),
+  );
 }
 
 /** Owner links of the copied rows, with targets mapped to `status` and inverse orders as one-by-one inserts would give them. */
@@ -156,6 +181,11 @@ async function ownerRows(env: WriteEnv, order: readonly CopyNode[], ids: Map<Cop
  * rows in the order the former one-row-at-a-time copy gave them, so new ids are the same.
  */
 export async function cloneChildren(env: WriteEnv, model: Model, fromId: number, toId: number, status: 'draft' | 'published', keepInverseOrder: Map<string, Map<number, number>>, only?: (name: string) => boolean): Promise<void> {
+  await writeTree(env, await readTree(env, model, fromId, only), toId, status, keepInverseOrder, only);
+}
+
+/** Reads what hangs off row `fromId` of `model` (what `cloneChildren` copies), a level at a time. */
+export async function readTree(env: WriteEnv, model: Model, fromId: number, only?: (name: string) => boolean): Promise<CopyNode> {
   const root: CopyNode = { model, fromId, values: null, children: [], media: [], owned: new Map() };
   let level: CopyNode[] = [root];
   let filter = only;
@@ -163,6 +193,11 @@ export async function cloneChildren(env: WriteEnv, model: Model, fromId: number,
     level = await readLevel(env, level, filter);
     filter = undefined;
   }
+  return root;
+}
+
+/** Writes a tree `readTree` read onto row `toId` (see `cloneChildren`). */
+export async function writeTree(env: WriteEnv, root: CopyNode, toId: number, status: 'draft' | 'published', keepInverseOrder: Map<string, Map<number, number>>, only?: (name: string) => boolean): Promise<void> {
   // Component rows: pre-order, as each was inserted before its own children.
   const preOrder: CopyNode[] = [];
   const walk = (n: CopyNode) => {

@@ -1,6 +1,6 @@
 import type { Row } from '../db/database.js';
 import type { ContentTypeModel } from '../schema/types.js';
-import { cloneChildren, counterpart, incomingTables } from './clone.js';
+import { counterpart, incomingTables, readTree, writeTree, type CopyNode } from './clone.js';
 import { deleteRows, insertRow, type WriteEnv } from './store.js';
 import { insertMany, selectIn } from './batch-write.js';
 import { captureIncomingMorphs, restoreIncomingMorphs } from './morph-input.js';
@@ -84,7 +84,8 @@ export async function copyVersion(
     replaceId: number | null;
     status: 'draft' | 'published';
     publishedAt: string | null;
-    validate?: () => Promise<void>;
+    /** Checks the row being copied, given what hangs off it (read once, for the check and the copy). */
+    validate?: (tree: CopyNode) => Promise<void>;
     /** The row `fromId` as the caller has just read it (saves reading it again). */
     source?: Row;
   },
@@ -92,13 +93,14 @@ export async function copyVersion(
   const captured = args.replaceId === null ? { incoming: new Map(), inverseOrder: new Map() } : await capture(env, model, args.replaceId);
   const morphs = args.replaceId === null ? [] : await captureIncomingMorphs(env, model, args.replaceId);
   if (args.replaceId !== null) await deleteRows(env, model, [args.replaceId]);
-  if (args.validate) await args.validate();
+  const tree = await readTree(env, model, args.fromId);
+  if (args.validate) await args.validate(tree);
   const source = args.source ?? (await writeRows(env.db, `row|${model.table}`, [args.fromId], () => env.db.selectFrom(model.table).selectAll().where('id', '=', args.fromId)))[0];
   if (source === undefined) throw new Error(`no row ${args.fromId} in ${model.table} to copy`);
   const { id: _id, ...values } = source;
   void _id;
   const newId = await insertRow(env.db, model.table, { ...values, publishedAt: args.publishedAt });
-  await cloneChildren(env, model, args.fromId, newId, args.status, captured.inverseOrder);
+  await writeTree(env, tree, newId, args.status, captured.inverseOrder);
   await restoreIncoming(env, captured, newId);
   await restoreIncomingMorphs(env, morphs, newId);
   await mirrorInverse(env, model, args.fromId, newId, args.status);

@@ -7,6 +7,7 @@ import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, t
 import { parseRelationInput, refKey, refsOf, resolveRefs, type Position, type RelationInput, type RelationRef } from './relations-input.js';
 import { scalarColumns } from './scalars.js';
 import { chunked, insertMany } from './batch-write.js';
+import { WRITE_MAX_STATEMENT_PARAMETERS } from '../limits.js';
 import { rowValues, runWrite, writeRows } from './write-shapes.js';
 import { insertLeafItems } from './leaf-components.js';
 import { deleteIncomingMorphs, resolveMorphRefs, writeMorphs } from './morph-input.js';
@@ -26,6 +27,8 @@ export interface WriteEnv {
 export interface WriteScope {
   readonly status: 'draft' | 'published';
   readonly locale: string | null;
+  /** The row was inserted by this write: it holds no links or components yet (ids are never reused), so none are read or deleted. */
+  readonly fresh?: boolean;
 }
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -84,11 +87,11 @@ function placeGroup(list: Group[], group: Group, position: Position | undefined,
 }
 
 /** Applies one relation input to a row: the link list is rebuilt in order, inverse orders kept. */
-export async function applyRelation(env: WriteEnv, model: Model, rowId: number, attr: RelationAttribute, input: RelationInput, resolved: Map<string, number[]>): Promise<void> {
+export async function applyRelation(env: WriteEnv, model: Model, rowId: number, attr: RelationAttribute, input: RelationInput, resolved: Map<string, number[]>, fresh = false): Promise<void> {
   const { db, registry } = env;
   const storage = registry.relationStorage(model, attr);
   const { joinTable: table, selfColumn: self, otherColumn: other, orderColumn: ord, inverseOrderColumn: invOrd } = storage;
-  const current = await writeRows(db, `links|${table}|${self}|${other}|${ord}|${invOrd}`, [rowId], () =>
+  const current = fresh ? [] : await writeRows(db, `links|${table}|${self}|${other}|${ord}|${invOrd}`, [rowId], () =>
     db.selectFrom(table).select(['id', other, ord, invOrd]).where(self, '=', rowId).orderBy(ord).orderBy('id'),
   );
   const idsOf = (r: RelationRef) => resolved.get(refKey(r)) ?? (r.kind === 'id' ? [r.id] : []);
@@ -143,13 +146,12 @@ export async function applyRelation(env: WriteEnv, model: Model, rowId: number, 
 // Media
 
 /** Sets the files of a media attribute (in order); ids are row ids of the media library. */
-export async function applyMedia(env: WriteEnv, model: Model, rowId: number, name: string, fileIds: readonly number[]): Promise<void> {
-  await env.db
-    .deleteFrom(FILES_RELATED_TABLE)
-    .where('related_type', '=', model.uid)
-    .where('related_id', '=', rowId)
-    .where('field', '=', name)
-    .execute();
+export async function applyMedia(env: WriteEnv, model: Model, rowId: number, name: string, fileIds: readonly number[], fresh = false): Promise<void> {
+  if (!fresh) {
+    await runWrite(env.db, 'delete-field-media', [model.uid, rowId, name], () =>
+      env.db.deleteFrom(FILES_RELATED_TABLE).where('related_type', '=', model.uid).where('related_id', '=', rowId).where('field', '=', name),
+    );
+  }
   const rows = [...new Set(fileIds)].map((fileId, i) => ({ file_id: fileId, related_id: rowId, related_type: model.uid, field: name, ord: i + 1 }));
   await insertMany(env.db, FILES_RELATED_TABLE, rows);
 }
@@ -178,16 +180,22 @@ async function componentLinks(env: WriteEnv, model: Model, rowId: number, field:
   return rows.map((r) => ({ linkId: Number(r.id), cmpId: Number(r.cmp_id), uid: String(r.component_type) }));
 }
 
-/** Deletes component rows and everything below them (nested components, links, media). */
-export async function deleteComponents(env: WriteEnv, component: ComponentModel, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await deleteChildren(env, component, ids);
-  await deleteIn(env.db, component.table, 'id', ids);
-}
-
 /** Deletes what hangs off rows of `model`: their components (deep) and media links. Join links cascade. */
 export async function deleteChildren(env: WriteEnv, model: Model, rowIds: readonly number[]): Promise<void> {
   if (rowIds.length === 0) return;
+  const media: MediaOwners[] = [];
+  await deleteBelow(env, model, rowIds, media);
+  await deleteMediaOf(env, media);
+}
+
+/** Rows of one model whose media links go. */
+interface MediaOwners {
+  readonly uid: string;
+  readonly ids: readonly number[];
+}
+
+/** `deleteChildren` without the media links, which it adds to `media` (deleted at the end, in one statement). */
+async function deleteBelow(env: WriteEnv, model: Model, rowIds: readonly number[], media: MediaOwners[]): Promise<void> {
   const hasComponents = [...model.attributes.values()].some((a) => a.kind === 'component' || a.kind === 'dynamiczone');
   if (hasComponents) {
     const table = env.registry.componentsTable(model);
@@ -201,13 +209,31 @@ export async function deleteChildren(env: WriteEnv, model: Model, rowIds: readon
     }
     for (const [uid, ids] of byType) {
       const component = env.registry.component(uid);
-      if (component) await deleteComponents(env, component, ids);
+      if (!component) continue;
+      await deleteBelow(env, component, ids, media);
+      await deleteIn(env.db, component.table, 'id', ids);
     }
   }
-  await runWrite(env.db, `delete-media|${rowIds.length}`, [model.uid, ...rowIds], () =>
-    env.db.deleteFrom(FILES_RELATED_TABLE).where('related_type', '=', model.uid).where('related_id', 'in', [...rowIds]),
-  );
+  media.push({ uid: model.uid, ids: rowIds });
   await deleteIncomingMorphs(env, model, rowIds);
+}
+
+/** Deletes the media links of rows of several models: one statement (each model's ids matched with its uid) while within the parameter limit. */
+async function deleteMediaOf(env: WriteEnv, owners: readonly MediaOwners[]): Promise<void> {
+  const parameters = owners.flatMap((o) => [o.uid, ...o.ids]);
+  const groups = parameters.length <= WRITE_MAX_STATEMENT_PARAMETERS ? [owners] : owners.map((o) => [o]);
+  for (const group of groups) {
+    await runWrite(env.db, `delete-media|${group.map((o) => o.ids.length).join(',')}`, group.flatMap((o) => [o.uid, ...o.ids]), () =>
+      env.db.deleteFrom(FILES_RELATED_TABLE).where((eb) => eb.or(group.map((o) => eb.and([eb('related_type', '=', o.uid), eb('related_id', 'in', [...o.ids])])))),
+    );
+  }
+}
+
+/** Deletes component rows and everything below them (nested components, links, media). */
+export async function deleteComponents(env: WriteEnv, component: ComponentModel, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await deleteChildren(env, component, ids);
+  await deleteIn(env.db, component.table, 'id', ids);
 }
 
 /**
@@ -217,7 +243,7 @@ export async function deleteChildren(env: WriteEnv, model: Model, rowIds: readon
 async function applyComponents(env: WriteEnv, model: Model, rowId: number, attr: Attribute, value: unknown, scope: WriteScope, resolved: Map<string, number[]>): Promise<void> {
   if (attr.kind !== 'component' && attr.kind !== 'dynamiczone') return;
   const items = value === null ? [] : Array.isArray(value) ? value : [value];
-  const links = await componentLinks(env, model, rowId, attr.name);
+  const links = scope.fresh ? [] : await componentLinks(env, model, rowId, attr.name);
   const kept = new Set<number>();
   const next: { cmpId: number; uid: string }[] = [];
   const inserted = await insertLeafItems(env, attr, items, links);
@@ -242,11 +268,13 @@ async function applyComponents(env: WriteEnv, model: Model, rowId: number, attr:
     } else {
       cmpId = await insertRow(env.db, component.table, await scalarColumns(component, item));
     }
-    await writeRelational(env, component, cmpId, item, scope, resolved);
+    await writeRelational(env, component, cmpId, item, { ...scope, fresh: reuse === undefined }, resolved);
     next.push({ cmpId, uid });
   }
   const table = env.registry.componentsTable(model);
-  await env.db.deleteFrom(table).where('entity_id', '=', rowId).where('field', '=', attr.name).execute();
+  if (!scope.fresh) {
+    await runWrite(env.db, `delete-field-components|${table}`, [rowId, attr.name], () => env.db.deleteFrom(table).where('entity_id', '=', rowId).where('field', '=', attr.name));
+  }
   for (const link of links) {
     if (kept.has(link.cmpId)) continue;
     const component = env.registry.component(link.uid);
@@ -262,10 +290,10 @@ export async function writeRelational(env: WriteEnv, model: Model, rowId: number
     if (value === undefined) continue;
     if (attr.kind === 'relation') {
       const input = parseRelationInput(value);
-      if (input) await applyRelation(env, model, rowId, attr, input, resolved);
+      if (input) await applyRelation(env, model, rowId, attr, input, resolved, scope.fresh);
     } else if (attr.kind === 'media') {
       const ids = mediaRefs(value).flatMap((r) => resolved.get(refKey(r)) ?? (r.kind === 'id' ? [r.id] : []));
-      await applyMedia(env, model, rowId, attr.name, attr.multiple ? ids : ids.slice(0, 1));
+      await applyMedia(env, model, rowId, attr.name, attr.multiple ? ids : ids.slice(0, 1), scope.fresh);
     } else if (attr.kind === 'component' || attr.kind === 'dynamiczone') {
       await applyComponents(env, model, rowId, attr, value, scope, resolved);
     }

@@ -3,6 +3,7 @@ import type { Model } from '../schema/types.js';
 import { selectIn } from './batch-write.js';
 import { outputValue } from './serialize.js';
 import type { WriteEnv } from './store.js';
+import type { CopyNode } from './clone.js';
 import { writeRows } from './write-shapes.js';
 
 /**
@@ -30,6 +31,29 @@ export async function valuesOf(env: WriteEnv, model: Model, row: Row, only?: (na
       if (!cmpRow) continue;
       const value = await valuesOf(env, component, cmpRow);
       items.push(attr.kind === 'dynamiczone' ? { __component: component.uid, ...value } : value);
+    }
+    out[attr.name] = attr.kind === 'component' && !attr.repeatable ? (items[0] ?? null) : items;
+  }
+  return out;
+}
+
+/**
+ * `valuesOf` for a row whose tree `readTree` has read (no statement): the same values, its
+ * components taken from the tree (each field's links are in (ord, id) order there too).
+ */
+export function treeValues(model: Model, row: Row, node: CopyNode): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const attr of model.attributes.values()) {
+    if (attr.kind === 'scalar') {
+      if (attr.type !== 'password') out[attr.name] = outputValue(attr.type, row[attr.name]);
+      continue;
+    }
+    if (attr.kind !== 'component' && attr.kind !== 'dynamiczone') continue;
+    const items: Record<string, unknown>[] = [];
+    for (const child of node.children) {
+      if (child.link.field !== attr.name || child.node.values === null) continue;
+      const value = treeValues(child.node.model, child.node.values, child.node);
+      items.push(attr.kind === 'dynamiczone' ? { __component: child.node.model.uid, ...value } : value);
     }
     out[attr.name] = attr.kind === 'component' && !attr.repeatable ? (items[0] ?? null) : items;
   }

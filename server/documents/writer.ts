@@ -19,7 +19,7 @@ import {
   type WriteEnv,
 } from './store.js';
 import { validateEntity, type EntityValidationOptions } from './validate.js';
-import { valuesOf } from './values-of.js';
+import { treeValues, valuesOf } from './values-of.js';
 import { rowValues, runWrite, writeRows } from './write-shapes.js';
 import { isRecord } from '../errors/is-record.js';
 
@@ -97,7 +97,7 @@ async function insertVersion(env: WriteEnv, model: ContentTypeModel, args: { doc
     createdBy: env.author ?? null,
     updatedBy: env.author ?? null,
   });
-  await writeRelational(env, model, rowId, validated, { status, locale: args.locale }, resolved);
+  await writeRelational(env, model, rowId, validated, { status, locale: args.locale, fresh: true }, resolved);
   return rowId;
 }
 
@@ -192,8 +192,8 @@ export async function publishVersion(env: WriteEnv, model: ContentTypeModel, doc
     replaceId: old ? Number(old.id) : null,
     status: 'published',
     publishedAt: env.now(),
-    validate: async () => {
-      const data = { ...(await valuesOf(env, model, draft)), publishedAt: env.now(), ...(model.localized ? { locale } : {}) };
+    validate: async (tree) => {
+      const data = { ...treeValues(model, draft, tree), publishedAt: env.now(), ...(model.localized ? { locale } : {}) };
       await validateEntity(model, data, env.registry, validationOptions(env, model, { mode: 'creation', isDraft: false, locale, entity: null }));
     },
   });

@@ -51,14 +51,18 @@ async function createStatements(items: number): Promise<number> {
 describe('statements per write', () => {
   it('a create costs the same for 2 and 12 components of each kind (scalar-only components are inserted a table at a time)', async () => {
     await createStatements(1);
-    expect(await createStatements(12)).toBe(await createStatements(2));
+    const few = await createStatements(2);
+    expect(await createStatements(12)).toBe(few);
+    // 42 on SQLite, 43 on PostgreSQL.
+    expect(few).toBeLessThanOrEqual(43);
   });
 
   it('an update that publishes costs the same for 2 and 12 components of each kind (the copy is written a table at a time)', async () => {
     const few = await updateStatements(2);
     const many = await updateStatements(12);
     expect(many).toBe(few);
-    expect(few).toBeLessThanOrEqual(60);
+    // 41 on SQLite, 42 on PostgreSQL.
+    expect(few).toBeLessThanOrEqual(42);
   });
 });
 

@@ -1,0 +1,64 @@
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { dataOf } from '../helpers/project.js';
+import { fixturePart, json, postUpload, type FileObject } from '../uploads/helpers.js';
+
+/** The bench's project: marketing pages hold media at several depths (seo, hero, gallery, nested features). */
+const BENCH_SCHEMA = resolve(import.meta.dirname, '../../bench/schema');
+
+let server: TestServer;
+let token: string;
+let images: number[];
+
+beforeAll(async () => {
+  server = await startTestServer({ schemas: BENCH_SCHEMA });
+  token = await server.token('full-access');
+  const files = await json<FileObject[]>(await postUpload(server, token, [fixturePart('red-400x300.png', 'image/png'), fixturePart('red-400x300.png', 'image/png')]), 201);
+  images = files.map((f) => Number(f.id));
+});
+afterAll(() => server.close());
+
+const req = (path: string, init: Parameters<TestServer['request']>[1] = {}) => server.request(path, { token, ...init });
+
+/** The media links stored for pages and their components, as (type, field, file) of each version. */
+async function mediaLinks(): Promise<string[]> {
+  const rows = await server.server.services.database.db.selectFrom('hearth_files_related').select(['related_type', 'field', 'file_id', 'ord']).execute();
+  return rows.map((r) => `${String(r.related_type)}.${String(r.field)}#${Number(r.file_id) === images[0] ? 'a' : 'b'}@${Number(r.ord)}`).sort();
+}
+
+const populate =
+  'populate[seo][populate]=metaImage&populate[blocks][on][sections.hero][populate]=image&populate[blocks][on][sections.gallery][populate]=images&populate[blocks][on][sections.feature-grid][populate][features][populate]=icon';
+const imageNames = (page: Record<string, unknown>) =>
+  JSON.stringify(page).match(/"(metaImage|image|images|icon)":(\{"id":\d+|\[[^\]]*\]|null)/g)?.map((m) => m.replace(/"id":\d+/g, 'id')) ?? [];
+
+describe('publishing copies media at every depth, and replacing components drops theirs', () => {
+  it('keeps each version’s media links, and a component that goes takes its links with it', async () => {
+    const [a, b] = images;
+    const blocks = [
+      { __component: 'sections.hero', title: 'Hero', image: a },
+      { __component: 'sections.gallery', heading: 'Gallery', images: [b, a] },
+      { __component: 'sections.feature-grid', features: [{ title: 'f', icon: b }] },
+    ];
+    const created = await dataOf(await req('/api/pages', { method: 'POST', json: { data: { title: 'Media page', seo: { metaTitle: 'm', metaImage: a }, blocks } } }), 201);
+    const versions = [
+      'sections.hero.image#a@1',
+      'sections.gallery.images#a@2',
+      'sections.gallery.images#b@1',
+      'shared.feature.icon#b@1',
+      'shared.seo.metaImage#a@1',
+    ];
+    const both = versions.flatMap((l) => [l, l]).sort();
+    expect(await mediaLinks()).toEqual(both);
+    await dataOf(await req(`/api/pages/${String(created.documentId)}`, { method: 'PUT', json: { data: { title: 'Renamed' } } }), 200);
+    expect(await mediaLinks()).toEqual(both);
+    const published = await dataOf(await req(`/api/pages/${String(created.documentId)}?${populate}`), 200);
+    const draft = await dataOf(await req(`/api/pages/${String(created.documentId)}?status=draft&${populate}`), 200);
+    expect(imageNames(published)).toHaveLength(4);
+    expect(imageNames(published)).toEqual(imageNames(draft));
+    await dataOf(await req(`/api/pages/${String(created.documentId)}`, { method: 'PUT', json: { data: { blocks: [{ __component: 'sections.hero', title: 'Only', image: b }] } } }), 200);
+    expect(await mediaLinks()).toEqual(['sections.hero.image#b@1', 'sections.hero.image#b@1', 'shared.seo.metaImage#a@1', 'shared.seo.metaImage#a@1']);
+    await req(`/api/pages/${String(created.documentId)}`, { method: 'DELETE' });
+    expect(await mediaLinks()).toEqual([]);
+  });
+});
