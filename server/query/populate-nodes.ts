@@ -7,7 +7,7 @@ import { validateFields } from './check-sort.js';
 import { numberOf, textOf } from './coerce.js';
 import { convertFields, parseFields } from './fields.js';
 import { convertFilters, parseFilters } from './filters.js';
-import { checkDepth, fromPaths, plainNode, targetOf } from './populate-paths.js';
+import { checkDepth, fromPaths, linkedModel, plainNode } from './populate-paths.js';
 import { convertSort, parseSort } from './sort.js';
 
 /**
@@ -117,7 +117,7 @@ function readEntry(reading: Reading, v: Visit, at: At): Build {
   // Dynamic zones and morph-to relations take `on` fragments per component or target type.
   if (field?.kind === 'dynamiczone' || (morph !== undefined && morph.target === undefined)) return readZone(reading, key, sub, model, below);
   if (isRecord(sub) && !isNil(sub.on)) return failed(reading, validationError(`Using fragments is not permitted to populate "${key}" in "${model.uid}"`));
-  const target = morph?.target !== undefined ? reading.registry.model(morph.target) : targetOf(model, key, reading.registry);
+  const target = morph?.target !== undefined ? reading.registry.model(morph.target) : field && linkedModel(field, model, reading.registry);
   return target ? readNode(reading, key, sub, target, below) : null;
 }
 

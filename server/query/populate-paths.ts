@@ -1,6 +1,6 @@
 import { invalidKey, validationError } from '../errors/app-error.js';
 import { MAX_POPULATE_DEPTH } from '../limits.js';
-import { lookupField, targetUid } from '../schema/fields.js';
+import { lookupField, type FieldInfo } from '../schema/fields.js';
 import type { MorphAttribute } from '../schema/morphs.js';
 import type { Registry } from '../schema/registry.js';
 import type { Model } from '../schema/types.js';
@@ -33,14 +33,9 @@ export function checkDepth(depth: number): void {
   }
 }
 
-/** The model a populatable attribute leads to (its own model for `localizations`). */
-export function targetOf(model: Model, name: string, registry: Registry): Model | undefined {
-  const field = lookupField(model, name);
-  if (!field) return undefined;
-  if (field.kind === 'localizations') return model;
-  const uid = targetUid(field);
-  return uid === undefined ? undefined : registry.model(uid);
-}
+/** The model a populatable field leads to (its own model for `localizations`). */
+export const linkedModel = (field: FieldInfo, model: Model, registry: Registry): Model | undefined =>
+  field.kind === 'localizations' ? model : targetModel(field, registry);
 
 /** The dotted paths of a root populate string or list, checked as Strapi's validator reads them (the first unknown or unwalkable key is its 400). */
 export function checkDotPaths(items: string[], model: Model, registry: Registry): void {
@@ -85,7 +80,7 @@ export function checkDotPaths(items: string[], model: Model, registry: Registry)
           prefix = fullPath;
           continue;
         }
-        current = field?.kind === 'localizations' ? current : targetModel(field, registry);
+        current = field ? linkedModel(field, current, registry) : undefined;
       }
       prefix = fullPath;
     }
@@ -148,7 +143,7 @@ export function fromPaths(paths: string[], model: Model, registry: Registry, dep
         }
         node = { ...node, on };
       } else {
-        const target = targetOf(model, head, registry);
+        const target = linkedModel(field, model, registry);
         if (target) node = { ...node, populate: fromPaths([rest.join('.')], target, registry, depth + 1) };
       }
     }

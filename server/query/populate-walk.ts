@@ -3,11 +3,12 @@ import { lookupField } from '../schema/fields.js';
 import type { MorphAttribute } from '../schema/morphs.js';
 import type { Registry } from '../schema/registry.js';
 import type { Model } from '../schema/types.js';
-import { childPath, fail, isNil, isRecord, POPULATABLE, restricted, ROOT, targetModel, type CanRead, type Param, type Path, type Visit } from './check.js';
+import { childPath, fail, isNil, isRecord, POPULATABLE, restricted, ROOT, type CanRead, type Param, type Path, type Visit } from './check.js';
 import { walkFilters } from './check-filters.js';
 import { walkSort } from './check-sort.js';
 import { parseFilters } from './filters.js';
 import { parseNestedFields, readBelow, readNode, type Build, type Reading } from './populate-nodes.js';
+import { linkedModel } from './populate-paths.js';
 import { parseSort } from './sort.js';
 
 /**
@@ -111,7 +112,7 @@ export function walkPopulate(w: PopulateWalk, value: unknown, model: Model, path
       }
       continue;
     }
-    const target = field.kind === 'localizations' ? model : targetModel(field, w.registry);
+    const target = linkedModel(field, model, w.registry);
     if (target) walkPopulate(w, child, target, next, false, below);
   }
 }
