@@ -2,10 +2,11 @@ import { jsonPage } from '../compiler/json-page.js';
 import { rowJsonExpr } from '../compiler/json-select.js';
 import type { ListArgs } from '../compiler/list.js';
 import { countRows } from '../compiler/list.js';
-import type { DocumentQuery, Pagination } from '../query/ast.js';
+import type { DocumentQuery, Pagination, PopulateMap } from '../query/ast.js';
 import { paginationMeta } from '../query/pagination.js';
-import type { ContentTypeModel } from '../schema/types.js';
-import { SLOW_LIST_MS } from '../limits.js';
+import type { ContentTypeModel, Model } from '../schema/types.js';
+import { MAX_STATEMENT_SHAPES, SLOW_LIST_MS } from '../limits.js';
+import type { Registry } from '../schema/registry.js';
 import { compileContext, type Access, type DocumentDeps } from './context.js';
 import { byDocument, scopeOf } from './reader.js';
 import { defaultFields } from './serialize.js';
@@ -17,11 +18,63 @@ import { defaultFields } from './serialize.js';
  * caller takes the JS path.
  */
 
+/** Expressions by shape, per registry (a schema change brings a new one). */
+const expressions = new WeakMap<Registry, Map<string, string | null>>();
+
+const targetsByRegistry = new WeakMap<Registry, readonly string[]>();
+
+/** Every model any relation reachable from the registry's models targets (plugin models' own relations included). */
+function relationTargets(registry: Registry): readonly string[] {
+  const known = targetsByRegistry.get(registry);
+  if (known) return known;
+  const targets = new Set<string>();
+  const queue: Model[] = [...registry.contentTypes, ...registry.plugins, ...registry.components];
+  const seen = new Set<Model>(queue);
+  for (let i = 0; i < queue.length; i++) {
+    for (const attr of queue[i]?.attributes.values() ?? []) {
+      if (attr.kind !== 'relation') continue;
+      targets.add(attr.target);
+      const target = registry.model(attr.target);
+      if (target && !seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  const list = [...targets].sort();
+  targetsByRegistry.set(registry, list);
+  return list;
+}
+
+/** What a populate tree's SQL depends on, as text (filters, sorts and windows only by their presence: such shapes are not SQL-built). */
+function populateKey(map: PopulateMap): string {
+  let key = '';
+  for (const node of map.values()) {
+    const plain = node.filters === null && node.sort.length === 0 && !node.count && node.start === null && node.limit === null;
+    const on = node.on ? [...node.on.entries()].map(([uid, f]) => `${uid}:${f.fields?.join(',') ?? '*'}{${populateKey(f.populate)}}`).join(';') : '-';
+    key += `${node.attribute}|${node.fields?.join(',') ?? '*'}|${plain ? 1 : 0}|${node.star ? 1 : 0}|${on}{${populateKey(node.populate)}};`;
+  }
+  return key;
+}
+
 /** The SQL expression of one root row's JSON for a query, or null when not supported. */
 function rowExpr(deps: DocumentDeps, model: ContentTypeModel, query: DocumentQuery, access: Access): string | null {
   if (deps.database.kind !== 'sqlite') return null;
-  const env = { registry: deps.registry, status: query.status, canRead: access.canRead, filesAsStored: deps.files.asStored === true, defaultFields };
-  return rowJsonExpr(env, model, query.fields ?? defaultFields(model), query.populate);
+  const { registry } = deps;
+  const filesAsStored = deps.files.asStored === true;
+  const fields = query.fields ?? defaultFields(model);
+  // Which relations are left out depends on what the caller may read: one bit per relation target.
+  const readable = relationTargets(registry).map((uid) => (access.canRead(uid) ? 1 : 0)).join('');
+  const key = `${model.uid}|${query.status}|${filesAsStored ? 1 : 0}|${readable}|${fields.join(',')}|${populateKey(query.populate)}`;
+  let byKey = expressions.get(registry);
+  if (!byKey) expressions.set(registry, (byKey = new Map()));
+  let expr = byKey.get(key);
+  if (expr === undefined) {
+    expr = rowJsonExpr({ registry, status: query.status, canRead: access.canRead, filesAsStored, defaultFields }, model, fields, query.populate);
+    if (byKey.size >= MAX_STATEMENT_SHAPES) byKey.delete(byKey.keys().next().value ?? '');
+    byKey.set(key, expr);
+  }
+  return expr;
 }
 
 /** The rows of a page as JSON texts, or null when not read this way (an error in SQLite is left to the JS path). */
