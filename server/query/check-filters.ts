@@ -1,21 +1,7 @@
 import type { Registry } from '../schema/registry.js';
 import { lookupField } from '../schema/fields.js';
 import type { Model } from '../schema/types.js';
-import {
-  childPath,
-  createFindings,
-  isIdKey,
-  isNil,
-  isRecord,
-  restricted,
-  ROOT,
-  targetModel,
-  type CanRead,
-  type Pass,
-  type Path,
-  type Position,
-  type Visit,
-} from './check.js';
+import { childPath, isIdKey, isNil, isRecord, restricted, targetModel, type CanRead, type Pass, type Path, type Position, type Visit } from './check.js';
 import { isOperator } from './operators.js';
 
 /** Visits one key of a filters walk at its place in the walk. */
@@ -71,11 +57,4 @@ export function filterPasses(canRead?: CanRead): Pass[] {
     (v) => Boolean(v.field?.private),
     (v) => restricted(v, canRead),
   ];
-}
-
-/** Validates filters without converting them (what a populate's structure pass and the users API need). */
-export function validateFilters(filters: unknown, model: Model, registry: Registry, canRead?: CanRead): void {
-  const findings = createFindings(filterPasses(canRead), 'filters');
-  walkFilters(filters, model, ROOT, registry, findings.visit);
-  findings.raise();
 }

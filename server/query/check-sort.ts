@@ -58,14 +58,6 @@ export function sortPasses(canRead?: CanRead): Pass[] {
   ];
 }
 
-/** Validates a sort without converting it (what a populate's structure pass needs). */
-export function validateSort(sort: unknown, model: Model, registry: Registry, canRead?: CanRead): void {
-  const findings = createFindings(sortPasses(canRead), 'sort');
-  let seen = 0;
-  walkSort(sort, model, ROOT, registry, (v) => findings.visit(v, [seen++]));
-  findings.raise();
-}
-
 /** The keys of a `fields` value as Strapi's validator reads them (a comma string, lists flattened, an object's keys). */
 export function fieldKeys(fields: unknown): string[] {
   if (typeof fields === 'string') return fields.split(',').map((f) => f.trim());
