@@ -76,20 +76,26 @@ async function mirrorInverse(env: WriteEnv, model: ContentTypeModel, draftId: nu
  * (if any) as Strapi's publish and discard-draft do: the old version is deleted, the copy takes
  * its place in every list that pointed to it, and relations follow to `status` versions.
  */
-export async function copyVersion(
-  env: WriteEnv,
-  model: ContentTypeModel,
-  args: {
-    fromId: number;
-    replaceId: number | null;
-    status: 'draft' | 'published';
-    publishedAt: string | null;
-    /** Checks the row being copied, given what hangs off it (read once, for the check and the copy). */
-    validate?: (tree: CopyNode) => Promise<void>;
-    /** The row `fromId` as the caller has just read it (saves reading it again). */
-    source?: Row;
-  },
-): Promise<number> {
+export async function copyVersion(env: WriteEnv, model: ContentTypeModel, args: CopyArgs): Promise<number> {
+  return (await copyVersionRow(env, model, args)).id;
+}
+
+interface CopyArgs {
+  readonly fromId: number;
+  readonly replaceId: number | null;
+  readonly status: 'draft' | 'published';
+  readonly publishedAt: string | null;
+  /** Checks the row being copied, given what hangs off it (read once, for the check and the copy). */
+  readonly validate?: (tree: CopyNode) => Promise<void>;
+  /** The row `fromId` as the caller has just read it (saves reading it again). */
+  readonly source?: Row;
+}
+
+/**
+ * `copyVersion`, also giving the new row as a read of it would: the source's columns (as read)
+ * with the new id and publishedAt, in the same order.
+ */
+export async function copyVersionRow(env: WriteEnv, model: ContentTypeModel, args: CopyArgs): Promise<{ id: number; row: Row }> {
   const captured = args.replaceId === null ? { incoming: new Map(), inverseOrder: new Map() } : await capture(env, model, args.replaceId);
   const morphs = args.replaceId === null ? [] : await captureIncomingMorphs(env, model, args.replaceId);
   if (args.replaceId !== null) await deleteRows(env, model, [args.replaceId]);
@@ -104,5 +110,5 @@ export async function copyVersion(
   await restoreIncoming(env, captured, newId);
   await restoreIncomingMorphs(env, morphs, newId);
   await mirrorInverse(env, model, args.fromId, newId, args.status);
-  return newId;
+  return { id: newId, row: { id: newId, ...values, publishedAt: args.publishedAt } };
 }

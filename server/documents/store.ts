@@ -42,13 +42,12 @@ export function newDocumentId(): string {
 }
 
 export async function insertRow(db: Db, table: string, values: Record<string, unknown>): Promise<number> {
-  const insert = db.insertInto(table);
   // A component given as `{}` is a row of defaults: `INSERT INTO t () VALUES ()` is a syntax error.
   const columns = Object.keys(values);
-  const query = columns.length === 0 ? insert.defaultValues() : insert.values(values);
+  const query = () => (columns.length === 0 ? db.insertInto(table).defaultValues() : db.insertInto(table).values(values)).returning('id');
   const parameters = rowValues(columns, [values]);
-  if (parameters === null) return Number((await query.returning('id').executeTakeFirstOrThrow()).id);
-  const [row] = await writeRows(db, `insert-row|${table}|${columns.join(',')}`, parameters, () => query.returning('id'));
+  if (parameters === null) return Number((await query().executeTakeFirstOrThrow()).id);
+  const [row] = await writeRows(db, `insert-row|${table}|${columns.join(',')}`, parameters, query);
   if (row === undefined) throw new Error(`no id returned by an insert into ${table}`);
   return Number(row.id);
 }

@@ -5,7 +5,7 @@ import type { DocumentQuery } from '../query/ast.js';
 import type { ContentTypeModel, Model } from '../schema/types.js';
 import { cloneChildren } from './clone.js';
 import { writeEnv, type Access, type DocumentDeps } from './context.js';
-import { copyVersion } from './publish.js';
+import { copyVersionRow } from './publish.js';
 import { present } from './reader.js';
 import { scalarColumns, toStorage } from './scalars.js';
 import {
@@ -183,10 +183,15 @@ async function deleteFields(env: WriteEnv, model: ContentTypeModel, rowId: numbe
 
 /** Publishes the draft of (documentId, locale): validates it in full, then copies it as the published version. */
 export async function publishVersion(env: WriteEnv, model: ContentTypeModel, documentId: string, locale: string | null): Promise<number> {
+  return (await publishRow(env, model, documentId, locale)).id;
+}
+
+/** `publishVersion`, also giving the published row (see copyVersionRow). */
+async function publishRow(env: WriteEnv, model: ContentTypeModel, documentId: string, locale: string | null): Promise<{ id: number; row: Row }> {
   const draft = await versionRow(env, model, documentId, locale, 'draft');
   if (!draft) throw notFound();
   const old = await versionRow(env, model, documentId, locale, 'published');
-  const newId = await copyVersion(env, model, {
+  const copied = await copyVersionRow(env, model, {
     fromId: Number(draft.id),
     source: draft,
     replaceId: old ? Number(old.id) : null,
@@ -197,12 +202,13 @@ export async function publishVersion(env: WriteEnv, model: ContentTypeModel, doc
       await validateEntity(model, data, env.registry, validationOptions(env, model, { mode: 'creation', isDraft: false, locale, entity: null }));
     },
   });
-  await syncNonLocalized(env, model, newId);
-  return newId;
+  await syncNonLocalized(env, model, copied.id);
+  return copied;
 }
 
-async function respond(deps: DocumentDeps, env: WriteEnv, model: ContentTypeModel, rowId: number, req: WriteRequest): Promise<Record<string, unknown>> {
-  const [row] = await writeRows(env.db, `row|${model.table}`, [rowId], () => env.db.selectFrom(model.table).selectAll().where('id', '=', rowId));
+/** The answer of a write: the row `rowId` (read, unless the caller has it as the database holds it) presented as a read presents it. */
+async function respond(deps: DocumentDeps, env: WriteEnv, model: ContentTypeModel, rowId: number, req: WriteRequest, known?: Row): Promise<Record<string, unknown>> {
+  const [row] = known ? [known] : await writeRows(env.db, `row|${model.table}`, [rowId], () => env.db.selectFrom(model.table).selectAll().where('id', '=', rowId));
   if (row === undefined) throw new AppError('InternalServerError', 'Internal Server Error');
   const [entry] = await present(deps, env.db, model, [row], req.query, req.access);
   if (!entry) throw new AppError('InternalServerError', 'Internal Server Error');
@@ -219,9 +225,10 @@ export async function createDocument(deps: DocumentDeps, model: ContentTypeModel
   const defaultLocale = await deps.locales.defaultCode();
   return transaction(deps, defaultLocale, async (env) => {
     const documentId = newDocumentId();
-    let rowId = await insertVersion(env, model, { documentId, locale, data: req.data });
-    if (model.draftAndPublish && req.query.status === 'published') rowId = await publishVersion(env, model, documentId, locale);
-    return respond(deps, env, model, rowId, req);
+    const rowId = await insertVersion(env, model, { documentId, locale, data: req.data });
+    if (!model.draftAndPublish || req.query.status !== 'published') return respond(deps, env, model, rowId, req);
+    const published = await publishRow(env, model, documentId, locale);
+    return respond(deps, env, model, published.id, req, published.row);
   }, req.author ?? null);
 }
 
@@ -282,10 +289,10 @@ export async function updateDocument(deps: DocumentDeps, model: ContentTypeModel
     const status = model.draftAndPublish ? 'draft' : 'published';
     const written = await writeOrLocalize(env, model, { existingId: id, mustExist: documentId !== null, locale, data: req.data, status });
     if (!written) return null;
-    let rowId = written.rowId;
-    await syncNonLocalized(env, model, rowId);
-    if (model.draftAndPublish && req.query.status === 'published') rowId = await publishVersion(env, model, written.documentId, locale);
-    return respond(deps, env, model, rowId, req);
+    await syncNonLocalized(env, model, written.rowId);
+    if (!model.draftAndPublish || req.query.status !== 'published') return respond(deps, env, model, written.rowId, req);
+    const published = await publishRow(env, model, written.documentId, locale);
+    return respond(deps, env, model, published.id, req, published.row);
   }, req.author ?? null);
 }
 

@@ -62,3 +62,27 @@ describe('publishing copies media at every depth, and replacing components drops
     expect(await mediaLinks()).toEqual([]);
   });
 });
+
+describe('the answer of a write that publishes', () => {
+  it('is the published version as a read gives it (every scalar type of a recipe, components, blocks)', async () => {
+    const data = {
+      title: 'Answer',
+      slug: 'answer',
+      summary: 'Short',
+      prepMinutes: 12,
+      servings: 3,
+      rating: 4.5,
+      vegetarian: true,
+      publishDate: '2024-02-29',
+      nutrition: { calories: 100, protein: 1.5 },
+      ingredients: [{ name: 'salt', quantity: 0.5, unit: 'g', optional: false }],
+      sections: [{ __component: 'recipe.step', instruction: 'Stir', durationMinutes: 2 }],
+      body: [{ type: 'paragraph', children: [{ type: 'text', text: 'Hi', bold: true }] }],
+    };
+    const created = await dataOf(await req('/api/recipes?populate=*', { method: 'POST', json: { data } }), 201);
+    expect(created).toEqual(await dataOf(await req(`/api/recipes/${String(created.documentId)}?populate=*`), 200));
+    const updated = await dataOf(await req(`/api/recipes/${String(created.documentId)}?populate=*`, { method: 'PUT', json: { data: { rating: 3.25, vegetarian: false } } }), 200);
+    expect(updated).toEqual(await dataOf(await req(`/api/recipes/${String(created.documentId)}?populate=*`), 200));
+    expect(updated).toMatchObject({ rating: 3.25, vegetarian: false, title: 'Answer' });
+  });
+});
