@@ -65,9 +65,8 @@ function step<T>(reading: Reading, run: () => T): T | undefined {
   }
 }
 
-/** Every populatable attribute of a model, morph relations included, in schema order, one level (`populate=*`). */
-export function populateAll(model: Model): PopulateMap {
-  const out = new Map<string, PopulateNode>();
+/** Every populatable attribute of a model, morph relations included, in schema order, one level (`populate=*`), added to `out`. */
+export function populateAll(model: Model, out = new Map<string, PopulateNode>()): PopulateMap {
   // Schema order (morph relations live outside `attributes`), then what Hearth adds (`localizations`).
   const names = new Set([...(isRecord(model.raw.attributes) ? Object.keys(model.raw.attributes) : []), ...model.attributes.keys()]);
   for (const name of names) {
@@ -93,7 +92,7 @@ export function openMap(reading: Reading, raw: unknown, model: Model, depth: num
   }
   if (raw === undefined || raw === null || raw === '') return null;
   if (raw === '*') {
-    for (const [name, node] of populateAll(model)) into.set(name, node);
+    populateAll(model, into);
     return null;
   }
   if (typeof raw === 'string' || (Array.isArray(raw) && raw.every((v) => typeof v === 'string'))) {
