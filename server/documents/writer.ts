@@ -215,6 +215,18 @@ async function respond(deps: DocumentDeps, env: WriteEnv, model: ContentTypeMode
   return entry;
 }
 
+const localizedSchemas = new WeakMap<object, boolean>();
+
+/**
+ * The default locale the relations of a write resolve against: only a localized target uses it
+ * (relations-input.ts targetLocale), so with no localized content type it is not read (and unused).
+ */
+async function relationLocale(deps: DocumentDeps): Promise<string> {
+  let localized = localizedSchemas.get(deps.registry);
+  if (localized === undefined) localizedSchemas.set(deps.registry, (localized = deps.registry.contentTypes.some((m) => m.localized)));
+  return localized ? deps.locales.defaultCode() : '';
+}
+
 function transaction<T>(deps: DocumentDeps, defaultLocale: string, fn: (env: WriteEnv) => Promise<T>, author: number | null = null): Promise<T> {
   return deps.database.db.transaction().execute((trx) => fn({ ...writeEnv(deps, trx, defaultLocale), author }));
 }
@@ -222,7 +234,7 @@ function transaction<T>(deps: DocumentDeps, defaultLocale: string, fn: (env: Wri
 /** `POST /api/:plural`: creates a document (draft + published version unless `status=draft`). */
 export async function createDocument(deps: DocumentDeps, model: ContentTypeModel, req: WriteRequest): Promise<Record<string, unknown>> {
   const locale = await writeLocale(deps, model, req.query);
-  const defaultLocale = await deps.locales.defaultCode();
+  const defaultLocale = await relationLocale(deps);
   return transaction(deps, defaultLocale, async (env) => {
     const documentId = newDocumentId();
     const rowId = await insertVersion(env, model, { documentId, locale, data: req.data });
@@ -279,7 +291,7 @@ async function writeOrLocalize(
  */
 export async function updateDocument(deps: DocumentDeps, model: ContentTypeModel, documentId: string | null, req: WriteRequest): Promise<Record<string, unknown> | null> {
   const locale = await writeLocale(deps, model, req.query);
-  const defaultLocale = await deps.locales.defaultCode();
+  const defaultLocale = await relationLocale(deps);
   return transaction(deps, defaultLocale, async (env) => {
     let id = documentId;
     if (id === null) {
