@@ -19,6 +19,7 @@ import { parseSort } from './sort.js';
 
 const BOOLEAN_LIKE = new Set(['true', 't', '1', 'false', 'f', '0']);
 const ROOT_ONLY = new Set(['status', 'publicationFilter', 'hasPublishedVersion']);
+const NESTED_OPTIONS = new Set(['sort', 'filters', 'fields']);
 const isBooleanLike = (v: unknown) => typeof v === 'boolean' || ((typeof v === 'string' || typeof v === 'number') && BOOLEAN_LIKE.has(String(v)));
 
 function allPopulatable(model: Model): Record<string, true> {
@@ -100,7 +101,8 @@ export function walkPopulate(w: PopulateWalk, value: unknown, model: Model, path
     if (field.kind === 'dynamiczone' && field.attribute.kind === 'dynamiczone') {
       if (isRecord(child)) {
         const { on, ...rest } = child;
-        if (checking) {
+        // What is not `on` is checked at every component (Strapi's traversal), built at none.
+        if (checking && Object.keys(rest).length > 0) {
           for (const uid of field.attribute.components) {
             const component = w.registry.model(uid);
             if (component) walkPopulate(w, rest, component, next, false, { passes, build: null });
@@ -210,7 +212,7 @@ function accessStep(v: PopulateVisit, registry: Registry, canRead: CanRead): boo
     return true;
   }
   if (v.field) {
-    refuse('populate')(v);
+    if (restricted(v, canRead)) fail(v, 'populate');
     return true;
   }
   if (v.key === 'filters') walkFilters(v.value, v.model, ROOT, registry, refuse('filters'));
@@ -222,17 +224,7 @@ function accessStep(v: PopulateVisit, registry: Registry, canRead: CanRead): boo
 /** The private pass: a private relation, component, media or morph relation is refused; returns whether the pass goes below the key. */
 function hiddenStep(v: PopulateVisit): boolean {
   if ((v.field?.private && v.field.kind !== 'scalar') || v.morph?.raw.private === true) fail(v, 'populate');
-  return Boolean(v.field) || !['sort', 'filters', 'fields'].includes(v.key);
-}
-
-/** A pass's step run at a visit: its first error kept in `w` (the pass would have stopped there), whether it goes below returned. */
-function keepFirst(w: PopulateWalk, pass: 'hidden' | 'access', step: () => boolean): boolean {
-  try {
-    return step();
-  } catch (error) {
-    w[pass] ??= { error };
-    return false;
-  }
+  return Boolean(v.field) || !NESTED_OPTIONS.has(v.key);
 }
 
 /**
@@ -242,12 +234,26 @@ function keepFirst(w: PopulateWalk, pass: 'hidden' | 'access', step: () => boole
  * failure, thrown in pass order after the walk. Returns the passes that go below the key.
  */
 function checkVisit(w: PopulateWalk, v: PopulateVisit, { passes, build }: State): Passes {
-  const { canRead } = w;
-  return {
-    structure: passes.structure && checkStructure(v, w.registry, build) !== 'stop',
-    hidden: passes.hidden && w.hidden === undefined && keepFirst(w, 'hidden', () => hiddenStep(v)),
-    access: passes.access && canRead !== undefined && w.access === undefined && keepFirst(w, 'access', () => accessStep(v, w.registry, canRead)),
-  };
+  const structure = passes.structure && checkStructure(v, w.registry, build) !== 'stop';
+  let hidden = passes.hidden && w.hidden === undefined;
+  if (hidden) {
+    try {
+      hidden = hiddenStep(v);
+    } catch (error) {
+      w.hidden = { error };
+      hidden = false;
+    }
+  }
+  let access = passes.access && w.canRead !== undefined && w.access === undefined;
+  if (access && w.canRead !== undefined) {
+    try {
+      access = accessStep(v, w.registry, w.canRead);
+    } catch (error) {
+      w.access = { error };
+      access = false;
+    }
+  }
+  return { structure, hidden, access };
 }
 
 /**
