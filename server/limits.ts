@@ -174,3 +174,5 @@ export const TRANSFER_ASSET_CHUNK_BYTES = 64 * 1024;
 
 /** Document writes: most bound parameters in one batched statement (an `IN` list or a multi-row INSERT). */
 export const WRITE_MAX_STATEMENT_PARAMETERS = 10_000;
+/** Terms of one compound SELECT (UNION ALL) of the write path: SQLite refuses more than 500 (SQLITE_MAX_COMPOUND_SELECT). */
+export const WRITE_MAX_COMPOUND_TERMS = 500;

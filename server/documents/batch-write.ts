@@ -1,5 +1,5 @@
 import type { Db, Row } from '../db/database.js';
-import { WRITE_MAX_STATEMENT_PARAMETERS } from '../limits.js';
+import { WRITE_MAX_COMPOUND_TERMS, WRITE_MAX_STATEMENT_PARAMETERS } from '../limits.js';
 import { rowValues, runWrite, writeRows } from './write-shapes.js';
 
 /**
@@ -68,6 +68,30 @@ export async function selectIn(db: Db, args: { table: string; column: string; va
       return q;
     };
     out.push(...(await writeRows(db, `${shape}|${part.length}`, [...part, ...where.map(([, value]) => value)], build)));
+  }
+  return out;
+}
+
+/**
+ * The greatest `order` of each of `targets` in a join table (0 when it has no link): one scalar
+ * `max` per target, which both databases answer from the (target, order) index in one seek, where
+ * a GROUP BY over an IN list reads every link of every target.
+ */
+export async function maxOrders(db: Db, args: { table: string; column: string; order: string; targets: readonly number[] }): Promise<Map<number, number>> {
+  const { table, column, order } = args;
+  const out = new Map<number, number>();
+  const unique = [...new Set(args.targets)];
+  for (let i = 0; i < unique.length; i += WRITE_MAX_COMPOUND_TERMS) {
+    const part = unique.slice(i, i + WRITE_MAX_COMPOUND_TERMS);
+    const build = () => {
+      const term = (target: number) =>
+        db.selectNoFrom((eb) => [eb.val(target).as('target'), eb.selectFrom(table).select((inner) => inner.fn.max(order).as('m')).where(column, '=', target).as('m')]);
+      let q = term(part[0] ?? 0);
+      for (const target of part.slice(1)) q = q.unionAll(term(target));
+      return q;
+    };
+    const rows = await writeRows(db, `max-order|${table}|${column}|${order}|${part.length}`, part.flatMap((t) => [t, t]), build);
+    for (const r of rows) out.set(Number(r.target), Number(r.m ?? 0));
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import type { Row } from '../db/database.js';
 import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 import { FILE_UID, type ContentTypeModel, type Model } from '../schema/types.js';
-import { chunked, insertMany, insertManyReturningIds, selectIn } from './batch-write.js';
+import { chunked, insertMany, insertManyReturningIds, maxOrders, selectIn } from './batch-write.js';
 import { type WriteEnv } from './store.js';
 import { cloneMorphLinks } from './morph-input.js';
 import { componentRowsOf } from './values-of.js';
@@ -142,16 +142,7 @@ async function ownerRows(env: WriteEnv, order: readonly CopyNode[], ids: Map<Cop
     }
   }
   const running = new Map<string, Map<number, number>>();
-  for (const [table, map] of mapped) {
-    const max = new Map<number, number>();
-    for (const part of chunked([...new Set(map.values())])) {
-      const rows = await writeRows(env.db, `max-inv|${table}|target_id|inv_ord|${part.length}`, part, () =>
-        env.db.selectFrom(table).select(['target_id', (eb) => eb.fn.max('inv_ord').as('m')]).where('target_id', 'in', part).groupBy('target_id'),
-      );
-      for (const r of rows) max.set(Number(r.target_id), Number(r.m ?? 0));
-    }
-    running.set(table, max);
-  }
+  for (const [table, map] of mapped) running.set(table, await maxOrders(env.db, { table, column: 'target_id', order: 'inv_ord', targets: [...map.values()] }));
   for (const node of order) {
     for (const [table, links] of node.owned) {
       const map = mapped.get(table);

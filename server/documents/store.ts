@@ -6,7 +6,7 @@ import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, type Model, type RelationAttribute } from '../schema/types.js';
 import { parseRelationInput, refKey, refsOf, resolveRefs, type Position, type RelationInput, type RelationRef } from './relations-input.js';
 import { scalarColumns } from './scalars.js';
-import { chunked, insertMany } from './batch-write.js';
+import { chunked, insertMany, maxOrders } from './batch-write.js';
 import { WRITE_MAX_STATEMENT_PARAMETERS } from '../limits.js';
 import { rowValues, runWrite, writeRows } from './write-shapes.js';
 import { insertLeafItems } from './leaf-components.js';
@@ -126,13 +126,7 @@ export async function applyRelation(env: WriteEnv, model: Model, rowId: number, 
     for (const part of chunked(targets)) await db.deleteFrom(table).where(other, 'in', part).where(self, '<>', rowId).execute();
   }
   // Each new link goes last in its target's inverse list.
-  const last = new Map<number, number>();
-  for (const part of chunked(targets)) {
-    const rows = await writeRows(db, `max-inv|${table}|${other}|${invOrd}|${part.length}`, part, () =>
-      db.selectFrom(table).select([other, (eb) => eb.fn.max(invOrd).as('m')]).where(other, 'in', part).groupBy(other),
-    );
-    for (const r of rows) last.set(Number(r[other]), Number(r.m ?? 0));
-  }
+  const last = await maxOrders(db, { table, column: other, order: invOrd, targets });
   const rows = added.map(({ targetId, position }) => {
     const inv = (last.get(targetId) ?? 0) + 1;
     last.set(targetId, inv);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../../server/db/database.js';
 import { openSqlite } from '../../server/db/sqlite.js';
 import { rowValues, runWrite, writeRows } from '../../server/documents/write-shapes.js';
+import { maxOrders } from '../../server/documents/batch-write.js';
 
 let database: Database;
 let db: Db;
@@ -68,5 +69,19 @@ describe('write statements compiled once per shape', () => {
     expect(rowValues(['a', 'b'], [{ b: 1, a: 2 }])).toBeNull();
     expect(rowValues(['a', 'b'], [{ a: 1 }])).toBeNull();
     expect(rowValues(['a', 'b'], [{ a: 1, b: undefined }])).toBeNull();
+  });
+});
+
+describe('maxOrders', () => {
+  it('gives each target its greatest order (0 without links), as a GROUP BY would, across compound-SELECT chunks', async () => {
+    await db.schema.createTable('links').addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()).addColumn('target_id', 'integer').addColumn('inv_ord', 'real').execute();
+    await db.schema.createIndex('links_target_idx').on('links').columns(['target_id', 'inv_ord']).execute();
+    const rows = Array.from({ length: 1500 }, (_, i) => ({ target_id: (i * 7) % 700, inv_ord: (i % 13) + 0.5 }));
+    for (let i = 0; i < rows.length; i += 100) await db.insertInto('links').values(rows.slice(i, i + 100)).execute();
+    const targets = Array.from({ length: 800 }, (_, i) => i);
+    const grouped = await db.selectFrom('links').select(['target_id', (eb) => eb.fn.max('inv_ord').as('m')]).groupBy('target_id').execute();
+    const expected = new Map(targets.map((t) => [t, 0]));
+    for (const r of grouped) expected.set(Number(r.target_id), Number(r.m));
+    expect(await maxOrders(db, { table: 'links', column: 'target_id', order: 'inv_ord', targets: [...targets, 3, 3] })).toEqual(expected);
   });
 });
