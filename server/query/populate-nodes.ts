@@ -1,7 +1,7 @@
 import { paginationError, validationError } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
 import type { Model } from '../schema/types.js';
-import type { PopulateMap, PopulateNode } from './ast.js';
+import type { FilterNode, PopulateMap, PopulateNode, SortTerm } from './ast.js';
 import { isNil, isRecord, POPULATABLE, type Parsed, type Visit } from './check.js';
 import { validateFields } from './check-sort.js';
 import { numberOf, textOf } from './coerce.js';
@@ -145,21 +145,51 @@ function windowOf(sub: Record<string, unknown>): { start: number | null; limit: 
   return { start: isNil(start) ? null : toInteger(start, 'start', 0), limit: isNil(limit) || numberOf(limit) === -1 ? null : toInteger(limit, 'limit', 0) };
 }
 
+/** Where a nested option is read: the model of its relation, and the registry. */
+interface Scope {
+  readonly model: Model;
+  readonly registry: Registry;
+}
+
+/** How a nested option is read: parsed (validated and converted) where the structure pass checks it, else converted; `absent` when not given. */
+interface Nested<T> {
+  readonly key: 'fields' | 'filters' | 'sort';
+  readonly parse: (raw: unknown, scope: Scope) => Parsed<T>;
+  readonly convert: (raw: unknown, scope: Scope) => T;
+  readonly absent: T;
+}
+
+const FIELDS: Nested<string[] | null> = {
+  key: 'fields',
+  parse: (raw, { model }) => parseNestedFields(raw, model),
+  convert: (raw, { model }) => convertFields(raw, model),
+  absent: null,
+};
+const FILTERS: Nested<FilterNode | null> = {
+  key: 'filters',
+  parse: (raw, scope) => parseFilters(raw, scope),
+  convert: (raw, { model, registry }) => convertFilters(raw, model, registry),
+  absent: null,
+};
+const SORT: Nested<readonly SortTerm[]> = { key: 'sort', parse: (raw, scope) => parseSort(raw, scope), convert: (raw) => convertSort(raw), absent: [] };
+
 /**
- * A nested `sort`, `filters` or `fields`: parsed when the walk's structure pass checks its key
- * (the validator's 400 is kept in `checked` for that key's visit, the conversion error as the
- * reading's), else converted.
+ * A node's nested `sort`, `filters` or `fields`: parsed when the walk's structure pass checks its
+ * key (the validator's 400 is kept in `owed` for that key's visit, the conversion error as the
+ * reading's), else converted. Undefined when it fails.
  */
-function option<T>(reading: Reading, checked: Map<string, unknown> | null, key: string, parse: () => Parsed<T>, convert: () => T): T | undefined {
-  if (checked === null) return step(reading, convert);
+function option<T>(reading: Reading, sub: Record<string, unknown>, how: Nested<T>, scope: Scope, owed: Map<string, unknown> | null): T | undefined {
+  const raw = sub[how.key];
+  if (raw === undefined) return how.absent;
+  if (owed === null) return step(reading, () => how.convert(raw, scope));
   let parsed: Parsed<T>;
   try {
-    parsed = parse();
+    parsed = how.parse(raw, scope);
   } catch (invalid) {
-    checked.set(key, invalid);
+    owed.set(how.key, invalid);
     return undefined;
   }
-  checked.set(key, undefined);
+  owed.set(how.key, undefined);
   if (parsed.ok) return parsed.value;
   failed(reading, parsed.error);
   return undefined;
@@ -186,31 +216,9 @@ export function readNode(reading: Reading, attribute: string, sub: unknown, targ
   if (!window) return null;
   const owed = at.checked ? new Map<string, unknown>() : null;
   const scope = { model: target, registry: reading.registry };
-  const nested = <T>(key: string, parse: () => Parsed<T>, convert: () => T) => option(reading, owed, key, parse, convert);
-  const fields =
-    sub.fields === undefined
-      ? null
-      : nested(
-          'fields',
-          () => parseNestedFields(sub.fields, target),
-          () => convertFields(sub.fields, target),
-        );
-  const filters =
-    sub.filters === undefined
-      ? null
-      : nested(
-          'filters',
-          () => parseFilters(sub.filters, scope),
-          () => convertFilters(sub.filters, target, scope.registry),
-        );
-  const sort =
-    sub.sort === undefined
-      ? []
-      : nested(
-          'sort',
-          () => parseSort(sub.sort, scope),
-          () => convertSort(sub.sort),
-        );
+  const fields = option(reading, sub, FIELDS, scope, owed);
+  const filters = option(reading, sub, FILTERS, scope, owed);
+  const sort = option(reading, sub, SORT, scope, owed);
   if (reading.failed || fields === undefined || filters === undefined || sort === undefined) return null;
   const populate = new Map<string, PopulateNode>();
   const count = sub.count !== undefined && TRUE.has(textOf(sub.count));
