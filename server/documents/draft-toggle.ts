@@ -1,6 +1,7 @@
 import type { ContentTypeModel } from '../schema/types.js';
 import { copyVersion } from './publish.js';
-import { deleteRows, type WriteEnv } from './store.js';
+import type { WriteEnv } from './store.js';
+import { deleteRows } from './delete-rows.js';
 
 /**
  * Draft & publish switched on: every published version without a draft gets one (a copy, so the

@@ -14,7 +14,8 @@ import { actionLocale, deleteDocumentLocale, discardDraft, documentStatuses, pub
 import { countRows } from '../compiler/list.js';
 import { effectiveLocale, findMany, findOne, present } from './reader.js';
 import { scalarColumns } from './scalars.js';
-import { deleteChildren, deleteRows, missingRelations, resolveBodyRefs, writeRelational, type WriteScope } from './store.js';
+import { missingRelations, resolveBodyRefs, writeRelational, type WriteScope } from './store.js';
+import { deleteChildren, deleteRows } from './delete-rows.js';
 import { toV4Data } from './v4.js';
 import { createDocument, deleteDocument, updateDocument } from './writer.js';
 

@@ -3,7 +3,8 @@ import { applicationError, notFound, validationError } from '../errors/app-error
 import type { ContentTypeModel } from '../schema/types.js';
 import { writeEnv, type DocumentDeps } from './context.js';
 import { copyVersion } from './publish.js';
-import { deleteRows, type WriteEnv } from './store.js';
+import type { WriteEnv } from './store.js';
+import { deleteRows } from './delete-rows.js';
 import { publishVersion } from './writer.js';
 
 /**

@@ -1,7 +1,8 @@
 import type { Row } from '../db/database.js';
 import type { ContentTypeModel } from '../schema/types.js';
 import { counterpart, incomingTables, readTree, writeTree, type CopyNode } from './clone.js';
-import { deleteRows, insertRow, type WriteEnv } from './store.js';
+import { insertRow, type WriteEnv } from './store.js';
+import { deleteRows } from './delete-rows.js';
 import { insertMany, selectIn } from './batch-write.js';
 import { captureIncomingMorphs, restoreIncomingMorphs } from './morph-input.js';
 import { writeRows } from './write-shapes.js';

@@ -3,14 +3,14 @@ import type { Db, Row } from '../db/database.js';
 import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 import { validationError } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
-import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, type Model, type RelationAttribute } from '../schema/types.js';
+import { FILE_UID, type Attribute, type Model, type RelationAttribute } from '../schema/types.js';
 import { parseRelationInput, refKey, refsOf, resolveRefs, type Position, type RelationInput, type RelationRef } from './relations-input.js';
 import { scalarColumns } from './scalars.js';
 import { chunked, insertMany, maxOrders } from './batch-write.js';
-import { WRITE_MAX_STATEMENT_PARAMETERS } from '../limits.js';
 import { rowValues, runWrite, writeRows } from './write-shapes.js';
 import { insertLeafItems } from './leaf-components.js';
-import { deleteIncomingMorphs, resolveMorphRefs, writeMorphs } from './morph-input.js';
+import { resolveMorphRefs, writeMorphs } from './morph-input.js';
+import { deleteComponents } from './delete-rows.js';
 import { isRecord } from '../errors/is-record.js';
 
 /** What writes need: the connection (or transaction), the registry, and the clock. */
@@ -171,62 +171,6 @@ async function componentLinks(env: WriteEnv, model: Model, rowId: number, field:
     env.db.selectFrom(table).select(['id', 'cmp_id', 'component_type']).where('entity_id', '=', rowId).where('field', '=', field).orderBy('ord').orderBy('id'),
   );
   return rows.map((r) => ({ linkId: Number(r.id), cmpId: Number(r.cmp_id), uid: String(r.component_type) }));
-}
-
-/** Deletes what hangs off rows of `model`: their components (deep) and media links. Join links cascade. */
-export async function deleteChildren(env: WriteEnv, model: Model, rowIds: readonly number[]): Promise<void> {
-  if (rowIds.length === 0) return;
-  const media: MediaOwners[] = [];
-  await deleteBelow(env, model, rowIds, media);
-  await deleteMediaOf(env, media);
-}
-
-/** Rows of one model whose media links go. */
-interface MediaOwners {
-  readonly uid: string;
-  readonly ids: readonly number[];
-}
-
-/** `deleteChildren` without the media links, which it adds to `media` (deleted at the end, in one statement). */
-async function deleteBelow(env: WriteEnv, model: Model, rowIds: readonly number[], media: MediaOwners[]): Promise<void> {
-  const hasComponents = [...model.attributes.values()].some((a) => a.kind === 'component' || a.kind === 'dynamiczone');
-  if (hasComponents) {
-    const table = env.registry.componentsTable(model);
-    const links = await writeRows(env.db, `children|${table}|${rowIds.length}`, rowIds, () => env.db.selectFrom(table).select(['cmp_id', 'component_type']).where('entity_id', 'in', [...rowIds]));
-    await deleteIn(env.db, table, 'entity_id', rowIds);
-    const byType = new Map<string, number[]>();
-    for (const l of links) {
-      const list = byType.get(String(l.component_type)) ?? [];
-      list.push(Number(l.cmp_id));
-      byType.set(String(l.component_type), list);
-    }
-    for (const [uid, ids] of byType) {
-      const component = env.registry.component(uid);
-      if (!component) continue;
-      await deleteBelow(env, component, ids, media);
-      await deleteIn(env.db, component.table, 'id', ids);
-    }
-  }
-  media.push({ uid: model.uid, ids: rowIds });
-  await deleteIncomingMorphs(env, model, rowIds);
-}
-
-/** Deletes the media links of rows of several models: one statement (each model's ids matched with its uid) while within the parameter limit. */
-async function deleteMediaOf(env: WriteEnv, owners: readonly MediaOwners[]): Promise<void> {
-  const parameters = owners.flatMap((o) => [o.uid, ...o.ids]);
-  const groups = parameters.length <= WRITE_MAX_STATEMENT_PARAMETERS ? [owners] : owners.map((o) => [o]);
-  for (const group of groups) {
-    await runWrite(env.db, `delete-media|${group.map((o) => o.ids.length).join(',')}`, group.flatMap((o) => [o.uid, ...o.ids]), () =>
-      env.db.deleteFrom(FILES_RELATED_TABLE).where((eb) => eb.or(group.map((o) => eb.and([eb('related_type', '=', o.uid), eb('related_id', 'in', [...o.ids])])))),
-    );
-  }
-}
-
-/** Deletes component rows and everything below them (nested components, links, media). */
-export async function deleteComponents(env: WriteEnv, component: ComponentModel, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await deleteChildren(env, component, ids);
-  await deleteIn(env.db, component.table, 'id', ids);
 }
 
 /**
@@ -397,18 +341,6 @@ export async function missingRelations(env: WriteEnv, model: Model, data: unknow
     if (missing > 0) return `${missing} relation(s) of type ${uid} associated with this entity do not exist`;
   }
   return null;
-}
-
-/** Deletes content rows and everything hanging off them. */
-export async function deleteRows(env: WriteEnv, model: ContentTypeModel, rowIds: readonly number[]): Promise<void> {
-  if (rowIds.length === 0) return;
-  await deleteChildren(env, model, rowIds);
-  await deleteIn(env.db, model.table, 'id', rowIds);
-}
-
-/** `DELETE FROM table WHERE column IN (values)`, its text compiled once per shape. */
-async function deleteIn(db: Db, table: string, column: string, values: readonly number[]): Promise<void> {
-  await runWrite(db, `delete-in|${table}|${column}|${values.length}`, values, () => db.deleteFrom(table).where(column, 'in', [...values]));
 }
 
 export type { Row };

@@ -7,18 +7,11 @@ import { cloneChildren } from './clone.js';
 import { writeEnv, type Access, type DocumentDeps } from './context.js';
 import { copyVersionRow } from './publish.js';
 import { present } from './reader.js';
-import { scalarColumns, toStorage } from './scalars.js';
-import {
-  deleteChildren,
-  deleteRows,
-  insertRow,
-  missingRelations,
-  newDocumentId,
-  resolveBodyRefs,
-  writeRelational,
-  type WriteEnv,
-} from './store.js';
-import { validateEntity, type EntityValidationOptions } from './validate.js';
+import { scalarColumns } from './scalars.js';
+import { deleteChildren, deleteRows } from './delete-rows.js';
+import { insertRow, newDocumentId, resolveBodyRefs, writeRelational, type WriteEnv } from './store.js';
+import { validateEntity } from './validate.js';
+import { validationOptions } from './write-validation.js';
 import { treeValues, valuesOf } from './values-of.js';
 import { rowValues, runWrite, writeRows } from './write-shapes.js';
 import { isRecord } from '../errors/is-record.js';
@@ -43,32 +36,6 @@ async function writeLocale(deps: DocumentDeps, model: ContentTypeModel, query: D
     throw validationError(`Locale "${locale.code}" does not exist`, { locale: locale.code });
   }
   return locale.code;
-}
-
-function validationOptions(env: WriteEnv, model: ContentTypeModel, args: { mode: 'creation' | 'update'; isDraft: boolean; locale: string | null; entity: Row | null }): EntityValidationOptions {
-  return {
-    ...args,
-    async isUnique({ model: m, attribute, value, isDraft, locale, excludeId }) {
-      let stored: unknown;
-      try {
-        stored = toStorage(attribute, value);
-      } catch {
-        return true;
-      }
-      const byLocale = m.localized && locale !== null;
-      const draft = m.draftAndPublish && isDraft;
-      const parameters = [stored, ...(byLocale ? [locale] : []), ...(excludeId !== null ? [excludeId] : [])];
-      const rows = await writeRows(env.db, `unique|${m.table}|${attribute.name}|${byLocale}|${draft}|${excludeId !== null}`, parameters, () => {
-        let q = env.db.selectFrom(m.table).select('id').where(attribute.name, '=', stored as string);
-        if (byLocale) q = q.where('locale', '=', locale);
-        q = q.where('publishedAt', draft ? 'is' : 'is not', null);
-        if (excludeId !== null) q = q.where('id', '<>', excludeId);
-        return q;
-      });
-      return rows.length === 0;
-    },
-    checkRelations: (data) => missingRelations(env, model, data),
-  };
 }
 
 const withSystem = (model: ContentTypeModel, data: unknown, publishedAt: string | null, locale: string | null): unknown =>
