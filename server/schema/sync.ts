@@ -113,6 +113,27 @@ async function convertColumn(database: Pick<Database, 'kind'>, db: Db, table: st
   if (retireAs === null) await db.schema.alterTable(table).dropColumn(temporary).execute();
 }
 
+/**
+ * Rewrites the values kept through a change to json or blocks (text, numbers) as JSON.stringify
+ * writes them, as every write stores such values: reads on SQLite splice the stored JSON text into
+ * answers as it is (`{ "a": 1.0 }` would be answered as it is stored, not as `{"a":1}`). A value
+ * that is not JSON is left as it is.
+ */
+async function canonicalJson(db: Db, table: string, column: string): Promise<void> {
+  const rows = await db.selectFrom(table).select(['id', column]).where(column, 'is not', null).execute();
+  for (const row of rows) {
+    const value = row[column];
+    if (typeof value !== 'string') continue;
+    let canonical: string;
+    try {
+      canonical = JSON.stringify(JSON.parse(value));
+    } catch {
+      continue;
+    }
+    if (canonical !== value) await db.updateTable(table).set({ [column]: canonical }).where('id', '=', row.id).execute();
+  }
+}
+
 function castExpression(kind: Database['kind'], storage: StorageType, from: string) {
   return sql`CAST(${sql.ref(from)} AS ${castType(kind, storage)})`;
 }
@@ -129,6 +150,7 @@ async function syncColumn(database: Pick<Database, 'kind'>, db: Db, state: Known
       if (!sameStorage) await convertColumn(database, db, plan.name, column, false, null);
     } else if (compatible(recorded, column.kind)) {
       if (!sameStorage) await convertColumn(database, db, plan.name, column, true, null);
+      if (column.kind === 'json' || column.kind === 'blocks') await canonicalJson(db, plan.name, column.name);
       options.log(`${plan.owner}: "${column.name}" changed from ${recorded} to ${column.kind}; its values were kept`);
     } else if (options.acceptSchemaChanges) {
       const retired = `${column.name}__retired_${options.now().replace(/\D/g, '').slice(0, 14)}`;

@@ -41,6 +41,25 @@ describe('schema evolution across restarts', () => {
     await rm(data, { recursive: true, force: true });
   });
 
+  it('answers text or numbers kept through a change to json as JSON.stringify prints them, in lists and single reads', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'hearth-evolve-'));
+    const texts = ['{ "a": 1.0, "b": "\\u00e9\\/", "c": 1E21, "10": [2.50, -0] }', '[1e-7, 0.1000]', null];
+    const ids = await withSchema(data, { note: { type: 'text' }, n: { type: 'float' } }, async (s, token) => {
+      const out: string[] = [];
+      for (const [i, note] of texts.entries()) out.push((await dataOf(await s.request('/api/items', { method: 'POST', token, json: { data: { note, n: [1e21, 2.5, null][i] } } }), 201)).documentId);
+      return out;
+    });
+    await withSchema(data, { note: { type: 'json' }, n: { type: 'json' } }, async (s, token) => {
+      const [first = '', second = ''] = ids;
+      const expected = [{ note: { 10: [2.5, 0], a: 1, b: 'é/', c: 1e21 }, n: 1e21 }, { note: [1e-7, 0.1], n: 2.5 }, { note: null, n: null }];
+      const list = await listOf(await s.request('/api/items?fields[0]=note&fields[1]=n', { token }));
+      expect(list.map((d) => ({ note: d.note, n: d.n }))).toEqual(expected);
+      expect(await dataOf(await s.request(`/api/items/${first}?fields[0]=note`, { token }))).toMatchObject({ note: expected[0]?.note });
+      expect(await dataOf(await s.request(`/api/items/${second}?fields[0]=n`, { token }))).toMatchObject({ n: 2.5 });
+    });
+    await rm(data, { recursive: true, force: true });
+  });
+
   it('refuses to start when a retyped attribute holds data that cannot be read as the new type, unless told to keep it aside', async () => {
     const data = await mkdtemp(join(tmpdir(), 'hearth-retype-'));
     await withSchema(data, { title: { type: 'string' } }, async (s, token) => {
