@@ -119,6 +119,9 @@ function populatedExpr(w: Walk, model: Model, alias: string, node: PopulateNode)
     case 'dynamiczone':
       if (!link) return undefined;
       return zoneExpr(w, link, alias, node, attr.components);
+    case 'localizations':
+      if (model.modelType !== 'contentType') return undefined;
+      return plain(node) ? localizationsExpr(w, model, alias, node) : null;
     default:
       return null;
   }
@@ -151,6 +154,18 @@ function linkedExpr(w: Walk, link: Link, target: Model, parent: string, node: Po
   const repeat = `EXISTS (SELECT 1 FROM ${ident(link.table)} ${e} WHERE ${e}.${ident(link.self)} = ${self} AND ${e}.${ident(link.other)} = ${other}${fixedSql(link, e)} AND (${earlier}))`;
   const once = `(SELECT count(*) = count(DISTINCT ${n}.${ident(link.other)}) AS once FROM ${ident(link.table)} ${n} WHERE ${n}.${ident(link.self)} = ${parent}."id"${fixedSql(link, n)}) ${n}`;
   return `(SELECT json_group_array(${entry} ORDER BY ${order}, ${l}."id") FROM ${once}, ${from.slice('FROM '.length)} AND (${n}.once OR NOT ${repeat}))`;
+}
+
+/**
+ * The other locales of the row's document, in id order (as populate.ts reads them by documentId):
+ * rows in the status being read (published rows for types without draft & publish).
+ */
+function localizationsExpr(w: Walk, model: Model, parent: string, node: PopulateNode): string | null {
+  const t = `t${++w.aliases}`;
+  const entry = objectExpr(w, model, t, node.fields ?? w.defaultFields(model), node.populate);
+  if (entry === null) return null;
+  const status = isDraftAndPublish(model) && w.status === 'draft' ? 'IS NULL' : 'IS NOT NULL';
+  return `(SELECT json_group_array(${entry} ORDER BY ${t}."id") FROM ${ident(model.table)} ${t} WHERE ${t}."documentId" = ${parent}."documentId" AND ${t}."publishedAt" ${status} AND ${t}."locale" IS NOT ${parent}."locale")`;
 }
 
 /** A dynamic zone: its components in link order, each `{ ...entry, __component }`; links to components not printed are left out. */

@@ -67,7 +67,7 @@ beforeAll(async () => {
       ),
       tag: collection('tag', 'tags', { label: { type: 'string' }, items: relation('manyToMany', 'api::item.item', { mappedBy: 'tags' }) }, { draftAndPublish: true }),
       secret: collection('secret', 'secrets', { code: { type: 'string' } }),
-      place: collection('place', 'places', { name: { type: 'string' }, rank: { type: 'float' } }, { localized: true }),
+      place: collection('place', 'places', { name: { type: 'string' }, rank: { type: 'float' } }, { localized: true, draftAndPublish: true }),
     },
     components: {
       'shared.leaf': { attributes: { label: { type: 'string' }, weight: { type: 'float' }, on: { type: 'boolean' }, tag: relation('oneToOne', 'api::tag.tag'), image: { type: 'media', multiple: false } } },
@@ -84,6 +84,8 @@ beforeAll(async () => {
   });
   server = await startTestServer({ schemas });
   full = await server.token('full-access');
+  await server.server.services.locales.add({ code: 'fr' });
+  await server.server.services.locales.add({ code: 'de' });
   reader = await server.token('custom', readable);
   const post = async (path: string, data: unknown) => dataOf(await server.request(path, { method: 'POST', token: full, json: { data } }), 201);
   const files: FileObject[] = [];
@@ -96,7 +98,10 @@ beforeAll(async () => {
   const draftTag = await post('/api/tags?status=draft', { label: 'draft only' });
   const secret = await post('/api/secrets', { code: 'x' });
   const place = await post('/api/places', { name: 'Paris', rank: 0.5 });
-  await server.request(`/api/places/${place.documentId}?locale=fr`, { method: 'PUT', token: full, json: { data: { name: 'Paris (fr)', rank: 1e21 } } });
+  const put = async (path: string, data: unknown) => dataOf(await server.request(path, { method: 'PUT', token: full, json: { data } }));
+  await put(`/api/places/${place.documentId}?locale=fr`, { name: 'Paris (fr)', rank: 1e21 });
+  await put(`/api/places/${place.documentId}?locale=de&status=draft`, { name: 'Paris (de)', rank: -2.5 });
+  await post('/api/places', { name: 'Lyon', rank: 3 });
   const leaf = (n: number) => ({ label: `leaf ${n} ${TEXT}`, weight: FLOATS[n % FLOATS.length], on: BOOLS[n % 3], tag: tags[n % 3]?.id, image: files[n % files.length]?.id });
   const detail = (n: number) => ({ note: n % 2 ? null : TEXT, amount: FLOATS[(n + 3) % FLOATS.length], leaf: n % 3 ? leaf(n) : null, leaves: [leaf(n + 1), leaf(n + 2)].slice(0, n % 3), tags: [tags[0]?.id, draftTag.id, tags[2]?.id] });
   for (let n = 0; n < 14; n++) {
@@ -170,10 +175,15 @@ const LISTS = [
   'tags?status=draft&populate[items]=true',
   'places?locale=fr',
   'places?populate[localizations]=false',
+  'places?populate=*',
+  'places?locale=*&populate[localizations]=true',
+  'places?locale=fr&populate[localizations][fields][0]=name',
+  'places?status=draft&populate=*',
+  'items?populate[place][populate][localizations]=true',
 ];
 
 /** Shapes the JS path answers (no SQL-built text). */
-const FALLBACK = ['items?populate[tags][sort]=label', 'items?populate[tags][filters][label][$eq]=red', 'items?populate[tags][count]=true', 'places?populate[localizations]=true', 'places?populate=*'];
+const FALLBACK = ['items?populate[tags][sort]=label', 'items?populate[tags][filters][label][$eq]=red', 'items?populate[tags][count]=true', 'places?populate[localizations][sort]=name'];
 
 function parsed(path: string) {
   const [name = '', qs = ''] = path.split('?');
