@@ -7,7 +7,7 @@ import { validateFields } from './check-sort.js';
 import { numberOf, textOf } from './coerce.js';
 import { convertFields, parseFields } from './fields.js';
 import { convertFilters, parseFilters } from './filters.js';
-import { checkDepth, fromPaths, linkedModel, plainNode } from './populate-paths.js';
+import { checkDepth, fromPaths, linkedModel, plainNode, unknownKey } from './populate-paths.js';
 import { convertSort, parseSort } from './sort.js';
 
 /**
@@ -30,23 +30,43 @@ export interface Reading {
 /** What the walk builds from the value it goes into next (null: that value is checked only). */
 export type Build =
   /** The entries of a populate object, added to `into`; `depth` is the nesting depth of the populate value. */
-  | { readonly kind: 'map'; readonly into: Map<string, PopulateNode>; readonly depth: number }
+  | { readonly kind: 'map'; readonly into: Map<string, PopulateNode>; readonly depth: number; readonly strict: boolean }
   /**
    * The options of one populated relation: its `populate` is read into `populate`. `checked` holds,
    * for the nested `sort`/`filters`/`fields` parsed here, the 400 owed to that key's visit (undefined: none).
    */
-  | { readonly kind: 'node'; readonly populate: Map<string, PopulateNode>; readonly depth: number; readonly checked: ReadonlyMap<string, unknown> }
+  | {
+      readonly kind: 'node';
+      readonly populate: Map<string, PopulateNode>;
+      readonly depth: number;
+      readonly checked: ReadonlyMap<string, unknown>;
+      readonly strict: boolean;
+    }
   /** A dynamic zone or morph-to relation: the fragments of its `on` key are read into `on`. */
-  | { readonly kind: 'zone'; readonly on: Map<string, PopulateNode>; readonly depth: number }
+  | { readonly kind: 'zone'; readonly on: Map<string, PopulateNode>; readonly depth: number; readonly strict: boolean }
   /** The fragments of an `on` key (by component or type uid). */
-  | { readonly kind: 'fragments'; readonly on: Map<string, PopulateNode>; readonly depth: number }
+  | { readonly kind: 'fragments'; readonly on: Map<string, PopulateNode>; readonly depth: number; readonly strict: boolean }
   | null;
 
-/** Where a node is read: the entries it is added to, its nesting depth, and whether the structure pass checks its options. */
-interface At {
+/**
+ * Where a node is read: the entries it is added to, its nesting depth, whether the structure pass
+ * checks its options, and whether a key Strapi's converter does not know is its 400 (`strict`:
+ * where the converter reads what no validator pass checked, see populate-walk.ts readShadowed).
+ */
+export interface At {
   readonly into: Map<string, PopulateNode>;
   readonly depth: number;
   readonly checked: boolean;
+  readonly strict: boolean;
+}
+
+/** Options of one populated relation Strapi's converter reads (with IGNORED_KEYS, what it knows there). */
+const NODE_OPTIONS = new Set(['sort', 'filters', 'fields', 'populate', 'count', 'page', 'pageSize', 'start', 'limit']);
+
+/** A key Strapi's converter does not know: its 400 kept where the reading is strict; null. */
+export function unknown(reading: Reading, key: string, strict: boolean): null {
+  const error = strict ? unknownKey(key) : null;
+  return error ? failed(reading, error) : null;
 }
 
 /** Keeps `error` if it is the first conversion error of the reading. */
@@ -83,7 +103,7 @@ const isPublicMorph = (model: Model, name: string): boolean => {
 };
 
 /** A populate value at `depth` (the root, or a relation's `populate`) read into `into`: a string form at once, an object entry by entry as the walk visits them. */
-export function openMap(reading: Reading, raw: unknown, model: Model, depth: number, into: Map<string, PopulateNode>): Build {
+export function openMap(reading: Reading, raw: unknown, model: Model, depth: number, into: Map<string, PopulateNode>, strict: boolean): Build {
   if (reading.failed) return null;
   try {
     checkDepth(depth);
@@ -96,18 +116,19 @@ export function openMap(reading: Reading, raw: unknown, model: Model, depth: num
     return null;
   }
   if (typeof raw === 'string' || (Array.isArray(raw) && raw.every((v) => typeof v === 'string'))) {
-    const paths = step(reading, () => fromPaths(typeof raw === 'string' ? [raw] : (raw as string[]), model, reading.registry, depth));
+    const paths = step(reading, () => fromPaths(typeof raw === 'string' ? [raw] : (raw as string[]), model, reading.registry, depth, strict));
     for (const [name, node] of paths ?? []) into.set(name, node);
     return null;
   }
   if (!isRecord(raw)) return failed(reading, validationError(INVALID_POPULATE));
-  return { kind: 'map', into, depth };
+  return { kind: 'map', into, depth, strict };
 }
 
 /** One key of a populate object (`at.depth` is the object's): the node it adds, and what is built from its value. */
 function readEntry(reading: Reading, v: Visit, at: At): Build {
   const { key, value: sub, model, field, morph } = v;
-  if (reading.failed || isNil(sub) || (!morph && (!field || !POPULATABLE.has(field.kind)))) return null;
+  if (reading.failed || isNil(sub)) return null;
+  if (!morph && (!field || !POPULATABLE.has(field.kind))) return unknown(reading, key, at.strict);
   if (typeof sub === 'boolean' || (typeof sub === 'string' && (TRUE.has(sub) || FALSE.has(sub)))) {
     if (sub === true || (typeof sub === 'string' && TRUE.has(sub))) at.into.set(key, plainNode(key));
     return null;
@@ -212,6 +233,8 @@ export function readNode(reading: Reading, attribute: string, sub: unknown, targ
     return null;
   }
   if (!isRecord(sub)) return failed(reading, validationError("Invalid nested populate. Expected '*' or an object"));
+  const unread = at.strict ? Object.keys(sub).find((key) => !NODE_OPTIONS.has(key) && unknownKey(key) !== null) : undefined;
+  if (unread !== undefined) return unknown(reading, unread, true);
   const window = step(reading, () => windowOf(sub));
   if (!window) return null;
   const owed = at.checked ? new Map<string, unknown>() : null;
@@ -223,7 +246,7 @@ export function readNode(reading: Reading, attribute: string, sub: unknown, targ
   const populate = new Map<string, PopulateNode>();
   const count = sub.count !== undefined && TRUE.has(textOf(sub.count));
   at.into.set(attribute, { attribute, fields, filters, sort, populate, on: null, count, star: false, start: window.start, limit: window.limit });
-  return { kind: 'node', populate, depth: at.depth, checked: owed ?? NONE_OWED };
+  return { kind: 'node', populate, depth: at.depth, checked: owed ?? NONE_OWED, strict: at.strict };
 }
 
 /** A dynamic zone or morph-to relation (`{ on, populate: '*', count }`), added to `at.into`. */
@@ -248,7 +271,7 @@ function readZone(reading: Reading, attribute: string, sub: unknown, model: Mode
   }
   const on = isRecord(sub.on) ? new Map<string, PopulateNode>() : null;
   at.into.set(attribute, { ...plainNode(attribute), on, star: sub.populate === '*', count: sub.count === true || sub.count === 'true' });
-  return on ? { kind: 'zone', on, depth: at.depth } : null;
+  return on ? { kind: 'zone', on, depth: at.depth, strict: at.strict } : null;
 }
 
 /** What is built from the value of the key the walk visits (`v`), given what its level builds; `checked`: the structure pass goes below the key. */
@@ -256,11 +279,11 @@ export function readBelow(reading: Reading, build: Build, v: Visit, checked: boo
   if (build === null) return null;
   switch (build.kind) {
     case 'map':
-      return readEntry(reading, v, { into: build.into, depth: build.depth, checked });
+      return readEntry(reading, v, { into: build.into, depth: build.depth, checked, strict: build.strict });
     case 'node':
-      return v.key === 'populate' && !isNil(v.value) ? openMap(reading, v.value, v.model, build.depth + 1, build.populate) : null;
+      return v.key === 'populate' && !isNil(v.value) ? openMap(reading, v.value, v.model, build.depth + 1, build.populate, build.strict) : null;
     case 'zone':
-      return v.key === 'on' ? { kind: 'fragments', on: build.on, depth: build.depth } : null;
+      return v.key === 'on' ? { kind: 'fragments', on: build.on, depth: build.depth, strict: build.strict } : null;
     default:
       return null;
   }

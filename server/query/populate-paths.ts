@@ -106,13 +106,33 @@ function merge(into: Map<string, PopulateNode>, node: PopulateNode): void {
 }
 
 /**
+ * Keys Strapi's populate validator accepts where no attribute is named, and its converter then
+ * ignores: boolean-like keys, `count`, `on` where fragments do not apply, a nested `populate`,
+ * `sort`/`filters`/`fields` at a level that names no relation, and `''` (`populate[]=*`).
+ */
+export const IGNORED_KEYS = new Set(['true', 't', '1', 'false', 'f', '0', 'count', 'on', 'populate', 'sort', 'filters', 'fields', '']);
+
+/**
+ * Where a populate is read that no validator pass checked but Strapi's converter reads strictly
+ * (an option named like an attribute, see populate-walk.ts): a key it does not know is its 400
+ * (`Invalid key`, thrown once every parameter is validated).
+ */
+export function unknownKey(key: string): Error | null {
+  return IGNORED_KEYS.has(key) ? null : invalidKey({ key, path: null, source: 'query', param: 'populate' });
+}
+
+/**
  * `populate=a,b.c` / `populate[0]=a.b`: dotted paths become nested populate entries. What names
  * no populatable attribute is left out (the walk's checks name it when Strapi's validator does:
- * `checkDotPaths` at the root, the walk's own visits below it).
+ * `checkDotPaths` at the root, the walk's own visits below it), or, `strict`, is the converter's
+ * `Invalid key` in the first path of each item (Strapi's validator reads a nested string as one
+ * dotted path: what follows a comma is never checked) and along the first component of a zone
+ * having the next key.
  */
-export function fromPaths(paths: string[], model: Model, registry: Registry, depth: number): PopulateMap {
+export function fromPaths(paths: string[], model: Model, registry: Registry, depth: number, strict = false): PopulateMap {
   const out = new Map<string, PopulateNode>();
-  for (const path of paths.flatMap((p) => p.split(',').map((s) => s.trim())).filter(Boolean)) {
+  const parts = paths.flatMap((p) => p.split(',').map((s, i) => [s.trim(), strict && i === 0] as const)).filter(([s]) => s);
+  for (const [path, checked] of parts) {
     const [head, ...rest] = path.split('.').map((s) => s.trim());
     // An empty segment (`a..b`, `.a`) ends the path: the validator skips it, the reader stops there.
     if (!head) continue;
@@ -120,31 +140,36 @@ export function fromPaths(paths: string[], model: Model, registry: Registry, dep
     if (morph) {
       if (rest.length > 0) checkDepth(depth + 1);
       const target = morph.target === undefined ? undefined : registry.model(morph.target);
-      const populate = rest.length > 0 && target ? fromPaths([rest.join('.')], target, registry, depth + 1) : new Map<string, PopulateNode>();
+      const populate = rest.length > 0 && target ? fromPaths([rest.join('.')], target, registry, depth + 1, checked) : new Map<string, PopulateNode>();
       merge(out, { ...plainNode(head), populate });
       continue;
     }
     const field = lookupField(model, head);
-    // `*` as a path below the root (`populate[a][populate][0]=*`, `a.*` there) is expanded by the validator's walk only.
-    if (!field || !POPULATABLE.has(field.kind)) continue;
+    if (!field || !POPULATABLE.has(field.kind)) {
+      // `*` as a path below the root (`populate[a][populate][0]=*`, `a.*` there) is expanded by the validator's walk only.
+      const unknown = checked && head !== '*' ? unknownKey(head) : null;
+      if (unknown) throw unknown;
+      continue;
+    }
     let node = plainNode(head);
     if (rest.length > 0) {
       checkDepth(depth + 1);
       if (field.kind === 'dynamiczone' && field.attribute.kind === 'dynamiczone') {
         // `zone.attr` populates attr in the components that have it; the others come back plain (Strapi's morph populate).
         const on = new Map<string, PopulateNode>();
+        let first = checked;
         for (const uid of field.attribute.components) {
           const component = registry.model(uid);
           if (!component) continue;
-          const populate = component.attributes.has(rest[0] ?? '')
-            ? fromPaths([rest.join('.')], component, registry, depth + 1)
-            : new Map<string, PopulateNode>();
+          const has = component.attributes.has(rest[0] ?? '');
+          const populate = has ? fromPaths([rest.join('.')], component, registry, depth + 1, first) : new Map<string, PopulateNode>();
+          if (has) first = false;
           on.set(uid, { ...plainNode(uid), populate });
         }
         node = { ...node, on };
       } else {
         const target = linkedModel(field, model, registry);
-        if (target) node = { ...node, populate: fromPaths([rest.join('.')], target, registry, depth + 1) };
+        if (target) node = { ...node, populate: fromPaths([rest.join('.')], target, registry, depth + 1, checked) };
       }
     }
     merge(out, node);

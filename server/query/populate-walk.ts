@@ -7,7 +7,7 @@ import { childPath, fail, isNil, isRecord, POPULATABLE, restricted, ROOT, type C
 import { walkFilters } from './check-filters.js';
 import { walkSort } from './check-sort.js';
 import { parseFilters } from './filters.js';
-import { parseNestedFields, readBelow, readNode, type Build, type Reading } from './populate-nodes.js';
+import { openMap, parseNestedFields, readBelow, readNode, unknown, type Build, type Reading } from './populate-nodes.js';
 import { linkedModel } from './populate-paths.js';
 import { parseSort } from './sort.js';
 
@@ -46,6 +46,8 @@ interface Passes {
 /** One populate walked: what it reads into (populate-nodes.ts), what the caller may find, and the first failure of the private and of the caller's pass. */
 export interface PopulateWalk extends Reading {
   readonly canRead: CanRead | undefined;
+  /** Strapi's passes are checked (not a single-type write's populate): what the converter reads that no pass checked is read strictly. */
+  readonly strict: boolean;
   hidden?: { readonly error: unknown };
   access?: { readonly error: unknown };
 }
@@ -85,7 +87,10 @@ export function walkPopulate(w: PopulateWalk, value: unknown, model: Model, path
     const next = childPath(path, key, field ?? morph);
     const v: PopulateVisit = { key, field, morph, path: next, value: child, model, attributePosition, wildcard };
     const passes = checkVisit(w, v, state);
-    const build = readBelow(w, state.build, v, passes.structure);
+    // An option named like an attribute of its model is walked as the attribute, read as the option.
+    const shadowed = field !== undefined && (state.build?.kind === 'node' || state.build?.kind === 'zone');
+    if (shadowed && state.build) readShadowed(w, state.build, v, path);
+    const build = shadowed ? null : readBelow(w, state.build, v, passes.structure);
     const checking = passes.structure || passes.hidden || passes.access;
     if ((!checking && build === null) || isNil(child)) continue;
     const below: State = { passes, build };
@@ -123,10 +128,33 @@ export function walkPopulate(w: PopulateWalk, value: unknown, model: Model, path
 function walkFragments(w: PopulateWalk, on: Record<string, unknown>, parent: Path, next: Path, below: State): void {
   for (const [uid, sub] of Object.entries(on)) {
     const target = w.registry.model(uid);
-    if (!target) continue;
     const fragments = below.build?.kind === 'fragments' ? below.build : null;
-    const build = fragments ? readNode(w, uid, sub, target, { into: fragments.on, depth: fragments.depth + 1, checked: below.passes.structure }) : null;
+    if (!target) {
+      if (fragments) unknown(w, uid, fragments.strict);
+      continue;
+    }
+    const { structure } = below.passes;
+    const build = fragments
+      ? readNode(w, uid, sub, target, { into: fragments.on, depth: fragments.depth + 1, checked: structure, strict: fragments.strict })
+      : null;
     walkPopulate(w, sub, target, { ...next, raw: `${parent.raw}[${uid}]` }, false, { passes: below.passes, build });
+  }
+}
+
+const NO_PASSES: Passes = { structure: false, hidden: false, access: false };
+
+/**
+ * An option named like an attribute of the model it sits at (a relation's `populate` where its
+ * target has a `populate` attribute, a zone's `on` where its model has an `on` attribute): Strapi's
+ * traversal, reproduced by the walk, goes below the attribute and checks nothing of the option;
+ * Strapi's converter reads the option, knowing every key it meets (strict), as read here.
+ */
+function readShadowed(w: PopulateWalk, build: NonNullable<Build>, v: PopulateVisit, parent: Path): void {
+  if (build.kind === 'node' && v.key === 'populate' && !isNil(v.value)) {
+    const map = openMap(w, v.value, v.model, build.depth + 1, build.populate, w.strict);
+    if (map) walkPopulate(w, v.value, v.model, v.path, true, { passes: NO_PASSES, build: map });
+  } else if (build.kind === 'zone' && v.key === 'on' && isRecord(v.value)) {
+    walkFragments(w, v.value, parent, v.path, { passes: NO_PASSES, build: { kind: 'fragments', on: build.on, depth: build.depth, strict: w.strict } });
   }
 }
 

@@ -32,13 +32,13 @@ export type PopulateMode = 'strict' | 'lenient';
 export function parsePopulate(raw: unknown, scope: PopulateScope, mode: PopulateMode = 'strict'): Parsed<PopulateMap> {
   const { model, registry, canRead } = scope;
   const strict = mode === 'strict';
-  const walk: PopulateWalk = { registry, canRead };
+  const walk: PopulateWalk = { registry, canRead, strict };
   const into = new Map<string, PopulateNode>();
   // Strapi does not validate an empty populate, nor `*` at the root.
   const checked = raw !== undefined && raw !== null && raw !== '' && raw !== '*';
   const dotted = typeof raw === 'string' || (Array.isArray(raw) && raw.length > 0 && raw.every((p) => typeof p === 'string'));
   if (checked && dotted && strict) checkDotPaths(Array.isArray(raw) ? (raw as string[]) : [raw as string], model, registry);
-  const build = openMap(walk, raw, model, 0, into);
+  const build = openMap(walk, raw, model, 0, into, false);
   if (checked) {
     const passes = { structure: strict && !dotted, hidden: strict, access: canRead !== undefined };
     walkPopulate(walk, raw, model, ROOT, true, { passes, build });

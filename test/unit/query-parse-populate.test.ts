@@ -136,3 +136,42 @@ describe('parsePopulate: one walk that checks and builds', () => {
     );
   });
 });
+
+describe('parsePopulate: an option named like an attribute', () => {
+  let shadowRegistry: Registry;
+  let article: ContentTypeModel;
+
+  beforeAll(async () => {
+    const dir = await writeProject({
+      types: {
+        article: collection('article', 'articles', {
+          on: { type: 'string' },
+          author: { type: 'relation', relation: 'oneToOne', target: 'api::writer.writer' },
+          zone: { type: 'dynamiczone', components: ['sec.a'] },
+        }),
+        writer: collection('writer', 'writers', {
+          populate: { type: 'string' },
+          friend: { type: 'relation', relation: 'oneToOne', target: 'api::writer.writer' },
+        }),
+      },
+      components: { 'sec.a': { attributes: { x: { type: 'relation', relation: 'oneToOne', target: 'api::writer.writer' } } } },
+    });
+    shadowRegistry = buildRegistry(await loadProject(dir, USERS_PERMISSIONS));
+    const found = shadowRegistry.contentType('api::article.article');
+    if (!found) throw new Error('no article');
+    article = found;
+  });
+
+  const parseArticle = (query: string) => parsePopulate(populateOf(query), { model: article, registry: shadowRegistry });
+
+  it("reads a relation's `populate` as its nested populate, though the relation's target has a `populate` attribute (as Strapi's converter does)", () => {
+    expect(unwrap(parseArticle('populate[author][populate][friend]=true'))).toEqual(map(node('author', { populate: map(node('friend')) })));
+    // Strapi's traversal walks the attribute there and checks nothing of the option: the converter names the key it does not know.
+    expect(thrown(() => unwrap(parseArticle('populate[author][populate][zzz]=true')))).toEqual(invalid('zzz', null));
+  });
+
+  it("reads a dynamic zone's `on` fragments, though the zone's model has an `on` attribute", () => {
+    const fragment = node('sec.a', { populate: map(node('x')) });
+    expect(unwrap(parseArticle('populate[zone][on][sec.a][populate][x]=true'))).toEqual(map(node('zone', { on: new Map([['sec.a', fragment]]) })));
+  });
+});
