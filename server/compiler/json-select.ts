@@ -67,6 +67,18 @@ const unprintable = (key: string): boolean => /^(0|[1-9]\d*)$/.test(key) || key 
 const isDraftAndPublish = (model: Model): boolean => model.modelType === 'contentType' && model.draftAndPublish;
 const plain = (node: PopulateNode): boolean => node.filters === null && node.sort.length === 0 && !node.count && node.start === null && node.limit === null;
 
+/** A populate of linked rows printed here: no filters, count or window; a sort only by the target's own scalar columns. */
+const linkable = (node: PopulateNode, target: Model): boolean =>
+  node.filters === null && !node.count && node.start === null && node.limit === null && node.sort.every((t) => t.path.length === 1 && lookupField(target, t.path[0] ?? '')?.kind === 'scalar');
+
+/** The fields printed for linked entries (populate.ts fieldsFor): with a sort, a relation prints the requested fields before id. */
+function linkedFields(w: Walk, target: Model, node: PopulateNode, relation: boolean): readonly string[] {
+  if (!node.fields) return w.defaultFields(target);
+  if (!relation || node.sort.length === 0) return node.fields;
+  const always = target.modelType === 'contentType' ? ['id', 'documentId'] : ['id'];
+  return [...node.fields.filter((f) => !always.includes(f)), ...always];
+}
+
 /**
  * `json_object(...)` of one row of `model` aliased `alias`: `fields` in order, then the populated
  * attributes (dynamic zones last), then `extra` pairs (`__component`). Null when not supported.
@@ -108,14 +120,14 @@ function populatedExpr(w: Walk, model: Model, alias: string, node: PopulateNode)
   switch (attr.kind) {
     case 'relation': {
       if (!link?.target || !w.canRead(link.target.uid)) return undefined;
-      return plain(node) ? linkedExpr(w, link, link.target, alias, node, attr.toMany) : null;
+      return linkable(node, link.target) ? linkedExpr(w, { link, target: link.target, parent: alias, node, many: attr.toMany, relation: true }) : null;
     }
     case 'media':
       if (!link?.target) return undefined;
-      return plain(node) && w.filesAsStored ? linkedExpr(w, link, link.target, alias, node, attr.multiple) : null;
+      return linkable(node, link.target) && w.filesAsStored ? linkedExpr(w, { link, target: link.target, parent: alias, node, many: attr.multiple, relation: true }) : null;
     case 'component':
       if (!link?.target) return undefined;
-      return plain(node) ? linkedExpr(w, link, link.target, alias, node, attr.repeatable) : null;
+      return linkable(node, link.target) ? linkedExpr(w, { link, target: link.target, parent: alias, node, many: attr.repeatable, relation: false }) : null;
     case 'dynamiczone':
       if (!link) return undefined;
       return zoneExpr(w, link, alias, node, attr.components);
@@ -129,14 +141,27 @@ function populatedExpr(w: Walk, model: Model, alias: string, node: PopulateNode)
 
 const fixedSql = (link: Link, l: string): string => link.fixed.map((f) => ` AND ${l}.${ident(f.column)} = ${literal(f.value)}`).join('');
 
+/** One populated link: the rows of `target` linked to the row `parent` through `link`. */
+interface Linked {
+  readonly link: Link;
+  readonly target: Model;
+  readonly parent: string;
+  readonly node: PopulateNode;
+  readonly many: boolean;
+  /** A relation or media (not a component): what fieldsFor prints with a sort. */
+  readonly relation: boolean;
+}
+
 /**
  * The entries linked to the row `parent` through `link`: the first one (or null), or all of them
- * in link order, each linked row once (the JS path's `once`), in the status being read.
+ * in the populate's sort then link order, each linked row once (the JS path's `once`), in the
+ * status being read.
  */
-function linkedExpr(w: Walk, link: Link, target: Model, parent: string, node: PopulateNode, many: boolean): string | null {
+function linkedExpr(w: Walk, args: Linked): string | null {
+  const { link, target, parent, node, many } = args;
   const l = `l${++w.aliases}`;
   const t = `t${w.aliases}`;
-  const entry = objectExpr(w, target, t, node.fields ?? w.defaultFields(target), node.populate);
+  const entry = objectExpr(w, target, t, linkedFields(w, target, node, args.relation), node.populate);
   if (entry === null) return null;
   const self = `${l}.${ident(link.self)}`;
   const other = `${l}.${ident(link.other)}`;
@@ -144,7 +169,9 @@ function linkedExpr(w: Walk, link: Link, target: Model, parent: string, node: Po
   let from = `FROM ${ident(link.table)} ${l} JOIN ${ident(target.table)} ${t} ON ${t}."id" = ${other} WHERE ${self} = ${parent}."id"${fixedSql(link, l)}`;
   if (isDraftAndPublish(target)) from += ` AND ${t}."publishedAt" IS ${w.status === 'draft' ? '' : 'NOT '}NULL`;
   // json(): a sorted subquery's value loses its JSON subtype (it would be printed as a string).
-  if (!many) return `json((SELECT ${entry} ${from} ORDER BY ${order}, ${l}."id" LIMIT 1))`;
+  // As populate-select.ts orders them: the sort (ascending with NULLs first, descending with NULLs last), then link order.
+  const sorted = node.sort.map((term) => `${t}.${ident(term.path[0] ?? '')} ${term.direction === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST'}, `).join('');
+  if (!many) return `json((SELECT ${entry} ${from} ORDER BY ${sorted}${order}, ${l}."id" LIMIT 1))`;
   // A link earlier in (order, id) naming the same row makes this one a repeat (SQLite sorts NULLs
   // first); looked for only when the parent has two links to one row (`n.once` false).
   const e = `e${w.aliases}`;
@@ -153,7 +180,7 @@ function linkedExpr(w: Walk, link: Link, target: Model, parent: string, node: Po
   const earlier = `(${eOrder} IS NULL AND ${order} IS NOT NULL) OR ${eOrder} < ${order} OR ((${eOrder} = ${order} OR (${eOrder} IS NULL AND ${order} IS NULL)) AND ${e}."id" < ${l}."id")`;
   const repeat = `EXISTS (SELECT 1 FROM ${ident(link.table)} ${e} WHERE ${e}.${ident(link.self)} = ${self} AND ${e}.${ident(link.other)} = ${other}${fixedSql(link, e)} AND (${earlier}))`;
   const once = `(SELECT count(*) = count(DISTINCT ${n}.${ident(link.other)}) AS once FROM ${ident(link.table)} ${n} WHERE ${n}.${ident(link.self)} = ${parent}."id"${fixedSql(link, n)}) ${n}`;
-  return `(SELECT json_group_array(${entry} ORDER BY ${order}, ${l}."id") FROM ${once}, ${from.slice('FROM '.length)} AND (${n}.once OR NOT ${repeat}))`;
+  return `(SELECT json_group_array(${entry} ORDER BY ${sorted}${order}, ${l}."id") FROM ${once}, ${from.slice('FROM '.length)} AND (${n}.once OR NOT ${repeat}))`;
 }
 
 /**

@@ -46,13 +46,14 @@ function relationTargets(registry: Registry): readonly string[] {
   return list;
 }
 
-/** What a populate tree's SQL depends on, as text (filters, sorts and windows only by their presence: such shapes are not SQL-built). */
+/** What a populate tree's SQL depends on, as text (filters, counts and windows only by their presence: such shapes are not SQL-built). */
 function populateKey(map: PopulateMap): string {
   let key = '';
   for (const node of map.values()) {
-    const plain = node.filters === null && node.sort.length === 0 && !node.count && node.start === null && node.limit === null;
+    const plain = node.filters === null && !node.count && node.start === null && node.limit === null;
+    const sort = node.sort.map((t) => `${t.path.join('.')}:${t.direction}`).join(',');
     const on = node.on ? [...node.on.entries()].map(([uid, f]) => `${uid}:${f.fields?.join(',') ?? '*'}{${populateKey(f.populate)}}`).join(';') : '-';
-    key += `${node.attribute}|${node.fields?.join(',') ?? '*'}|${plain ? 1 : 0}|${node.star ? 1 : 0}|${on}{${populateKey(node.populate)}};`;
+    key += `${node.attribute}|${node.fields?.join(',') ?? '*'}|${plain ? 1 : 0}|${sort}|${node.star ? 1 : 0}|${on}{${populateKey(node.populate)}};`;
   }
   return key;
 }

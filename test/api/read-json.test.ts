@@ -180,10 +180,14 @@ const LISTS = [
   'places?locale=fr&populate[localizations][fields][0]=name',
   'places?status=draft&populate=*',
   'items?populate[place][populate][localizations]=true',
+  'items?populate[tags][sort]=label&populate[tag][sort][0]=label:desc',
+  'items?populate[tags][sort][0]=label:desc&populate[tags][sort][1]=id&populate[tags][fields][0]=label',
+  'items?populate[details][sort]=amount:desc&populate[gallery][sort]=name&populate[gallery][fields][0]=name',
+  'tags?populate[items][sort][0]=f:asc&populate[items][fields][0]=f&populate[items][fields][1]=s',
 ];
 
 /** Shapes the JS path answers (no SQL-built text). */
-const FALLBACK = ['items?populate[tags][sort]=label', 'items?populate[tags][filters][label][$eq]=red', 'items?populate[tags][count]=true', 'places?populate[localizations][sort]=name'];
+const FALLBACK = ['tags?populate[items][sort]=tag.label', 'items?populate[tags][filters][label][$eq]=red', 'items?populate[tags][count]=true', 'places?populate[localizations][sort]=name'];
 
 function parsed(path: string) {
   const [name = '', qs = ''] = path.split('?');
