@@ -21,6 +21,8 @@ export interface WriteEnv {
   readonly defaultLocale: string;
   /** The admin user making the write (stored as createdBy/updatedBy); absent for other callers. */
   readonly author?: number | null;
+  /** A create's unique-value lookups: whether published rows hold a value, as its draft's check read them (write-validation.ts). */
+  readonly uniqueSeen?: Map<string, boolean>;
 }
 
 /** Where a write happens: which version and locale relation inputs resolve against. */

@@ -202,7 +202,8 @@ function transaction<T>(deps: DocumentDeps, defaultLocale: string, fn: (env: Wri
 export async function createDocument(deps: DocumentDeps, model: ContentTypeModel, req: WriteRequest): Promise<Record<string, unknown>> {
   const locale = await writeLocale(deps, model, req.query);
   const defaultLocale = await relationLocale(deps);
-  return transaction(deps, defaultLocale, async (env) => {
+  return transaction(deps, defaultLocale, async (trx) => {
+    const env: WriteEnv = { ...trx, uniqueSeen: new Map() };
     const documentId = newDocumentId();
     const rowId = await insertVersion(env, model, { documentId, locale, data: req.data });
     if (!model.draftAndPublish || req.query.status !== 'published') return respond(deps, env, model, rowId, req);

@@ -86,3 +86,21 @@ describe('the answer of a write that publishes', () => {
     expect(updated).toMatchObject({ rating: 3.25, vegetarian: false, title: 'Answer' });
   });
 });
+
+describe('a create checks a unique value against drafts and published versions', () => {
+  const recipe = (title: string, slug: string) => ({ data: { title, slug } });
+  const uniqueError = { status: 400, name: 'ValidationError', message: 'This attribute must be unique' };
+
+  it('refuses a value a published version holds even when no draft does, and one a draft holds', async () => {
+    const a = await dataOf(await req('/api/recipes', { method: 'POST', json: recipe('A', 'published-slug') }), 201);
+    await dataOf(await req(`/api/recipes/${String(a.documentId)}?status=draft`, { method: 'PUT', json: { data: { slug: 'draft-slug' } } }), 200);
+    const published = await req('/api/recipes', { method: 'POST', json: recipe('B', 'published-slug') });
+    expect(published.status).toBe(400);
+    expect((await published.json()) as unknown).toMatchObject({ data: null, error: uniqueError });
+    const draft = await req('/api/recipes', { method: 'POST', json: recipe('C', 'draft-slug') });
+    expect(draft.status).toBe(400);
+    expect((await draft.json()) as unknown).toMatchObject({ data: null, error: uniqueError });
+    await dataOf(await req('/api/recipes?status=draft', { method: 'POST', json: recipe('D', 'published-slug') }), 201);
+    await dataOf(await req('/api/recipes', { method: 'POST', json: recipe('E', 'free-slug') }), 201);
+  });
+});

@@ -80,6 +80,18 @@ async function linkedUpdateStatements(links: number): Promise<number> {
   return count;
 }
 
+describe('statements per write, unique values', () => {
+  it('a create looks a unique value up once, for the draft and the published version', async () => {
+    const count = async (data: Record<string, unknown>) => {
+      const before = statements();
+      await dataOf(await req('/api/recipes', { method: 'POST', json: { data } }), 201);
+      return statements() - before;
+    };
+    const without = await count({ title: 'No slug' });
+    expect(await count({ title: 'With slug', slug: 'with-slug' })).toBe(without + 1);
+  });
+});
+
 describe('statements per write, links from other documents', () => {
   it('publishing a recipe costs the same whether 1 or 6 page components link it (the links are restored in one statement)', async () => {
     expect(await linkedUpdateStatements(6)).toBe(await linkedUpdateStatements(1));
