@@ -13,8 +13,9 @@ import { convertSort, parseSort } from './sort.js';
 /**
  * What the populate walk (populate-walk.ts) builds as it goes: the typed populate entries each
  * value reads into, in the order Strapi's converter reads them. A key that names nothing to
- * populate is never read here: the walk's checks have named it, or (a single-type write, not
- * validated) it is left out.
+ * populate is left out: the walk's checks have named it already, or nothing checks it (a
+ * single-type write), or, where Strapi's converter reads what no pass checked (`strict`), it is
+ * the converter's `Invalid key`.
  */
 
 const TRUE = new Set(['true', 't', '1']);
