@@ -1,18 +1,21 @@
 import { CompiledQuery } from 'kysely';
 import type { Db, Row } from '../db/database.js';
+import { MAX_STATEMENT_SHAPES } from '../limits.js';
 import type { ContentTypeModel } from '../schema/types.js';
 import type { CompileContext } from './context.js';
 import { pageQuery, plainScope, type ListArgs } from './list.js';
-import { runShape } from './shapes.js';
+import { runShape, shapeQuery } from './shapes.js';
 
 /**
- * One page of rows as JSON texts (`expr` from json-select.ts over `t0`), in the page's order. The
- * page is found by id first (its statement is small), then its rows' JSON is read by the ids,
- * given as one JSON array: the big statement then has no parameter SQLite plans by (a bound
- * LIMIT or an indexed column's value makes SQLite prepare a statement again at each run, which
- * for a statement this size costs more than running it), so it is prepared once per shape.
+ * One page of rows as JSON texts (`expr` from json-select.ts over `t0`), in the page's order. A
+ * bound LIMIT makes SQLite prepare a statement again at each run (it plans with the value), which
+ * for a statement this size costs more than running it: a first page in id order writes its
+ * LIMIT in the text; other pages are found by id first (a small statement), then their rows' JSON
+ * is read by the ids, given as one JSON array.
  */
 export async function jsonPage(db: Db, ctx: CompileContext, model: ContentTypeModel, args: ListArgs, expr: string): Promise<string[]> {
+  const first = firstPage(db, ctx, model, args, expr);
+  if (first !== null && (await stopsAtLimit(db, first))) return (await db.executeQuery<Row>(first)).rows.map((r) => String(r.j));
   const ids = await pageIds(db, ctx, model, args);
   if (ids.length === 0) return [];
   const text = `select k."key" as i, ${expr} as j from json_each(?) k cross join "${model.table.replace(/"/g, '""')}" t0 on t0."id" = k."value"`;
@@ -21,6 +24,43 @@ export async function jsonPage(db: Db, ctx: CompileContext, model: ContentTypeMo
   for (const row of rows) page[Number(row.i)] = String(row.j);
   // A row deleted between the two reads is left out, as if the page had been read after it.
   return page.filter((t): t is string => t !== undefined);
+}
+
+const ID_SELECT = 'select "t0"."id" from ';
+const LIMIT = ' limit ?';
+
+/**
+ * A first page in id order of a plain scope as one statement, its LIMIT written in the text (SQLite
+ * stops at the page's last row and builds JSON for those rows only); null for other pages.
+ */
+function firstPage(db: Db, ctx: CompileContext, model: ContentTypeModel, args: ListArgs, expr: string): CompiledQuery<Row> | null {
+  const plain = plainScope(model, args.scope);
+  const limit = args.pagination?.limit ?? null;
+  if (plain === null || args.sort.length > 0 || (args.pagination?.start ?? 0) !== 0 || limit === null || !Number.isSafeInteger(limit)) return null;
+  const ids = shapeQuery(db, `page|${plain.key}|t0.id|1|0`, [...plain.parameters, limit], () => pageQuery(db, ctx, model, args, ['t0.id']));
+  const parameters = [...ids.parameters];
+  if (!ids.sql.startsWith(ID_SELECT) || !ids.sql.endsWith(LIMIT) || parameters.pop() !== limit) return null;
+  return CompiledQuery.raw(`select ${expr} as j from ${ids.sql.slice(ID_SELECT.length, -LIMIT.length)} limit ${limit}`, parameters);
+}
+
+/** Per statement text: whether SQLite reads it in id order (true) or sorts what it matched (false). */
+const ordered = new Map<string, boolean>();
+
+/**
+ * Whether SQLite walks `query`'s rows in id order and stops at its LIMIT: a plan that sorts the
+ * matched rows would build JSON for each of them first. A scope of one document matches a row or
+ * two, so its sort costs nothing. Looked up once per statement text.
+ */
+async function stopsAtLimit(db: Db, query: CompiledQuery<Row>): Promise<boolean> {
+  let known = ordered.get(query.sql);
+  if (known === undefined) {
+    const plan = (await db.executeQuery<Row>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]))).rows;
+    const sorts = plan.some((step) => Number(step.parent) === 0 && String(step.detail).startsWith('USE TEMP B-TREE FOR ORDER BY'));
+    known = !sorts || query.sql.includes('"t0"."documentId" = ?');
+    if (ordered.size >= MAX_STATEMENT_SHAPES) ordered.delete(ordered.keys().next().value ?? '');
+    ordered.set(query.sql, known);
+  }
+  return known;
 }
 
 /** The ids of a page's rows in its order (compiled once per shape when its scope is plain and it is a first page in id order). */
