@@ -18,7 +18,7 @@ export async function jsonPage(db: Db, ctx: CompileContext, model: ContentTypeMo
   if (first !== null && (await stopsAtLimit(db, first))) return (await db.executeQuery<Row>(first)).rows.map((r) => String(r.j));
   const ids = await pageIds(db, ctx, model, args);
   if (ids.length === 0) return [];
-  const text = `select k."key" as i, ${expr} as j from json_each(?) k cross join "${model.table.replace(/"/g, '""')}" t0 on t0."id" = k."value"`;
+  const text = textOf(expr, model.table, () => `select k."key" as i, ${expr} as j from json_each(?) k cross join "${model.table.replace(/"/g, '""')}" t0 on t0."id" = k."value"`);
   const rows = (await db.executeQuery<Row>(CompiledQuery.raw(text, [JSON.stringify(ids)]))).rows;
   const page: (string | undefined)[] = new Array<string | undefined>(ids.length);
   for (const row of rows) page[Number(row.i)] = String(row.j);
@@ -40,7 +40,28 @@ function firstPage(db: Db, ctx: CompileContext, model: ContentTypeModel, args: L
   const ids = shapeQuery(db, `page|${plain.key}|t0.id|1|0`, [...plain.parameters, limit], () => pageQuery(db, ctx, model, args, ['t0.id']));
   const parameters = [...ids.parameters];
   if (!ids.sql.startsWith(ID_SELECT) || !ids.sql.endsWith(LIMIT) || parameters.pop() !== limit) return null;
-  return CompiledQuery.raw(`select ${expr} as j from ${ids.sql.slice(ID_SELECT.length, -LIMIT.length)} limit ${limit}`, parameters);
+  return CompiledQuery.raw(textOf(expr, `${limit}|${ids.sql}`, () => `select ${expr} as j from ${ids.sql.slice(ID_SELECT.length, -LIMIT.length)} limit ${limit}`), parameters);
+}
+
+/** Statement texts by row expression and the rest of their shape. */
+const texts = new Map<string, Map<string, string>>();
+
+/**
+ * The statement text of `expr` and `shape`, built once: the same string each time, so the maps
+ * keyed by it (plans here, prepared statements in db/sqlite.ts) hash its many kilobytes once.
+ */
+function textOf(expr: string, shape: string, build: () => string): string {
+  let byShape = texts.get(expr);
+  if (!byShape) {
+    if (texts.size >= MAX_STATEMENT_SHAPES) texts.delete(texts.keys().next().value ?? '');
+    texts.set(expr, (byShape = new Map()));
+  }
+  let text = byShape.get(shape);
+  if (text === undefined) {
+    if (byShape.size >= MAX_STATEMENT_SHAPES) byShape.clear();
+    byShape.set(shape, (text = build()));
+  }
+  return text;
 }
 
 /** Per statement text: whether SQLite reads it in id order (true) or sorts what it matched (false). */
