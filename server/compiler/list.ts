@@ -1,4 +1,6 @@
+import { CompiledQuery, type Compilable } from 'kysely';
 import type { Db, Row } from '../db/database.js';
+import { statusIndexNames } from '../schema/storage.js';
 import { sqlDialect } from '../db/sql-dialect.js';
 import { TWO_STEP_PAGE_MAX } from '../limits.js';
 import type { Pagination, SortTerm } from '../query/ast.js';
@@ -97,9 +99,34 @@ export function countQuery(db: Db, ctx: CompileContext, model: ContentTypeModel,
 /** How many rows a read scope matches. */
 export async function countRows(db: Db, ctx: CompileContext, model: ContentTypeModel, scope: ReadScope): Promise<number> {
   const plain = plainScope(model, scope);
-  const rows = plain === null ? await countQuery(db, ctx, model, scope).execute() : await runShape(db, `count|${plain.key}`, plain.parameters, () => countQuery(db, ctx, model, scope));
+  if (plain === null) return Number((await countQuery(db, ctx, model, scope).execute())[0]?.count ?? 0);
+  const build = () => statusIndexed(ctx, model, scope, countQuery(db, ctx, model, scope));
+  const rows = await runShape(db, `count|${plain.key}`, plain.parameters, build);
   return Number(rows[0]?.count ?? 0);
 }
+
+/**
+ * The count of a plain scope (one status, its locales) on SQLite, told to read the status's
+ * partial index (schema/storage.ts statusIndexNames): SQLite would rather scan a wider covering
+ * index of the table, as it sees no column `publishedAt` in the status index (its WHERE holds
+ * it). Every scope condition names the status the index is partial on (scope.ts), so SQLite can
+ * always use it. Other statements and PostgreSQL leave the choice to the planner.
+ */
+function statusIndexed(ctx: CompileContext, model: ContentTypeModel, scope: ReadScope, query: Compilable<Row>): Compilable<Row> {
+  if (ctx.kind !== 'sqlite' || model.uid === FILE_UID || scope.filters !== null) return query;
+  const names = statusIndexNames(model.table);
+  const index = model.draftAndPublish && scope.status === 'draft' ? names.draft : names.published;
+  return {
+    compile() {
+      const compiled = query.compile();
+      const from = `from ${quoted(model.table)} as "t0"`;
+      if (!compiled.sql.includes(from)) return compiled;
+      return CompiledQuery.raw(compiled.sql.replace(from, `${from} indexed by ${quoted(index)}`), [...compiled.parameters]);
+    },
+  };
+}
+
+const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * A scope without `_q`, publicationFilter or filters (but one document's: `documentId = ?`): its

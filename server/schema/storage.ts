@@ -33,12 +33,30 @@ export interface ColumnPlan {
   readonly references?: string;
 }
 
+/** One index Hearth wants; `rows` makes it partial: only published rows, or only drafts. */
+export interface IndexPlan {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly rows?: 'published' | 'draft';
+}
+
+/**
+ * The two status indexes of a content type's table: its published rows and its drafts, each by
+ * locale. Every read names one status and one locale (or none), so SQLite finds a status's rows
+ * through one of them in id order (no sort; a first page stops at its last row, a deep page
+ * skips index entries rather than rows) and counts them from the index alone.
+ */
+export const statusIndexNames = (table: string): { published: string; draft: string } => ({
+  published: identifier(`${table}_published_idx`),
+  draft: identifier(`${table}_draft_idx`),
+});
+
 export interface TablePlan {
   readonly name: string;
   /** The model (and attribute) this table serves, for messages. */
   readonly owner: string;
   readonly columns: readonly ColumnPlan[];
-  readonly indexes: readonly { name: string; columns: readonly string[] }[];
+  readonly indexes: readonly IndexPlan[];
   /** Indexes named from this prefix are the schema's declared ones: those no longer declared are dropped (null: a link table, which has none). */
   readonly declaredPrefix: string | null;
 }
@@ -81,7 +99,12 @@ export function tablesFor(model: Model, registry: Registry): TablePlan[] {
         sys('createdBy', 'integer'),
         sys('updatedBy', 'integer'),
       ],
-      indexes: [{ name: `${model.table}_lookup_idx`, columns: ['documentId', 'locale', 'publishedAt'] }, ...declaredIndexes(model)],
+      indexes: [
+        { name: `${model.table}_lookup_idx`, columns: ['documentId', 'locale', 'publishedAt'] },
+        { name: statusIndexNames(model.table).published, columns: ['locale'], rows: 'published' },
+        { name: statusIndexNames(model.table).draft, columns: ['locale'], rows: 'draft' },
+        ...declaredIndexes(model),
+      ],
       declaredPrefix: declaredPrefixOf(model.table),
     });
   } else {

@@ -240,7 +240,8 @@ async function syncTable(database: Pick<Database, 'kind'>, db: Db, state: Known,
     // An index of an older Hearth with other columns (the planner could not use it), or a
     // declared index whose columns changed: rebuilt.
     if (existing !== null) await db.schema.dropIndex(index.name).execute();
-    await db.schema.createIndex(index.name).on(plan.name).columns([...index.columns]).execute();
+    const create = db.schema.createIndex(index.name).on(plan.name).columns([...index.columns]);
+    await (index.rows === undefined ? create : create.where(sql.ref('publishedAt'), index.rows === 'published' ? 'is not' : 'is', null)).execute();
     changed = true;
   }
   const prefix = plan.declaredPrefix;
