@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 import { componentsTableName, joinTableName, type Registry } from './registry.js';
-import { statusIndexNames, tablesFor } from './storage.js';
+import { statusIndexNames, tablesFor, uniqueIndexes } from './storage.js';
 import {
   countColumn,
   countLinks,
@@ -153,7 +153,7 @@ async function planModel(ctx: Context, before: Model, after: Model, renames: Rea
   }
   const cmps = componentsTableName(before);
   if (ctx.state.has(cmps)) ctx.moves.push(renameTable(cmps, componentsTableName(after), [`${cmps}_entity_idx`, `${cmps}_cmp_idx`]));
-  if (ctx.state.has(before.table)) ctx.moves.push(renameTable(before.table, after.table, [`${before.table}_lookup_idx`, ...Object.values(statusIndexNames(before.table))]));
+  if (ctx.state.has(before.table)) ctx.moves.push(renameTable(before.table, after.table, [`${before.table}_lookup_idx`, ...Object.values(statusIndexNames(before.table)), ...uniqueIndexes(before).map((i) => i.name)]));
 }
 
 /** Plans a model the change removes: all of its tables go. */

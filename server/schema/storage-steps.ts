@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { COLUMNS_TABLE, FILES_RELATED_TABLE, MODELS_TABLE } from '../db/system-tables.js';
+import { uniqueIndexName } from './storage.js';
 
 /**
  * The storage steps a content-type builder change is made of: renames and drops of tables,
@@ -64,10 +65,11 @@ export const renameTable =
     await db.updateTable(COLUMNS_TABLE).set({ table_name: to }).where('table_name', '=', from).execute();
   };
 
-/** Drops one column and forgets it. */
+/** Drops one column (and its unique attribute's index first: SQLite refuses to drop an indexed column) and forgets it. */
 export const dropColumn =
   (table: string, column: string): Step =>
   async (db) => {
+    await db.schema.dropIndex(uniqueIndexName(table, column)).ifExists().execute();
     await db.schema.alterTable(table).dropColumn(column).execute();
     await db.deleteFrom(COLUMNS_TABLE).where('table_name', '=', table).where('column_name', '=', column).execute();
   };

@@ -59,6 +59,8 @@ export interface TablePlan {
   readonly indexes: readonly IndexPlan[];
   /** Indexes named from this prefix are the schema's declared ones: those no longer declared are dropped (null: a link table, which has none). */
   readonly declaredPrefix: string | null;
+  /** Indexes named from this prefix serve unique attributes: those no longer wanted are dropped (absent: not a content type's table). */
+  readonly uniquePrefix?: string;
 }
 
 /** The SQL name of an index a schema declares: `<table>_x_<name>`, shortened like every identifier. */
@@ -69,6 +71,27 @@ const declaredPrefixOf = (table: string) => `${table}_x_`.slice(0, MAX_IDENTIFIE
 
 function declaredIndexes(model: Model): { name: string; columns: readonly string[] }[] {
   return model.indexes.map((index) => ({ name: declaredIndexName(model.table, index.name), columns: index.columns }));
+}
+
+/** The index of a unique attribute's column: `<table>_u_<column>`, shortened like every identifier. */
+export const uniqueIndexName = (table: string, column: string): string => identifier(`${table}_u_${column}`);
+
+/** What every unique attribute's index name of `table` starts with, even once shortened. */
+export const uniquePrefixOf = (table: string): string => `${table}_u_`.slice(0, MAX_IDENTIFIER_LENGTH - 9);
+
+/**
+ * One plain (not UNIQUE) index per unique scalar attribute of a content type: a write checks
+ * uniqueness itself (drafts and published versions, and locales, may share a value) and finds
+ * the rows holding the value through it instead of reading the whole table. Those no longer
+ * wanted (the attribute stopped being unique, was removed or renamed) are dropped by prefix.
+ */
+export function uniqueIndexes(model: Model): IndexPlan[] {
+  if (model.modelType !== 'contentType') return [];
+  const out: IndexPlan[] = [];
+  for (const attr of model.attributes.values()) {
+    if (attr.kind === 'scalar' && attr.unique) out.push({ name: uniqueIndexName(model.table, attr.name), columns: [attr.name] });
+  }
+  return out;
 }
 
 const sys = (name: string, storage: StorageType, notNull = false): ColumnPlan => ({ name, storage, kind: `system:${name}`, notNull });
@@ -104,8 +127,10 @@ export function tablesFor(model: Model, registry: Registry): TablePlan[] {
         { name: statusIndexNames(model.table).published, columns: ['locale'], rows: 'published' },
         { name: statusIndexNames(model.table).draft, columns: ['locale'], rows: 'draft' },
         ...declaredIndexes(model),
+        ...uniqueIndexes(model),
       ],
       declaredPrefix: declaredPrefixOf(model.table),
+      uniquePrefix: uniquePrefixOf(model.table),
     });
   } else {
     plans.push({ name: model.table, owner: model.uid, columns: scalarColumns(model), indexes: declaredIndexes(model), declaredPrefix: declaredPrefixOf(model.table) });

@@ -4,7 +4,7 @@ import type { Database, Db } from '../db/database.js';
 import { castType, columnType, createIdTable, type StorageType } from '../db/ddl.js';
 import { schemaError } from './parse.js';
 import type { Registry } from './registry.js';
-import { tablesFor, type ColumnPlan, type TablePlan } from './storage.js';
+import { tablesFor, uniquePrefixOf, type ColumnPlan, type TablePlan } from './storage.js';
 import type { Model } from './types.js';
 
 export interface SyncOptions {
@@ -103,6 +103,9 @@ async function recordKinds(db: Db, table: string, columns: readonly ColumnPlan[]
 
 /** Replaces a column by one of another storage class, copying values when they convert losslessly. */
 async function convertColumn(database: Pick<Database, 'kind'>, db: Db, table: string, column: ColumnPlan, copy: boolean, retireAs: string | null): Promise<void> {
+  // SQLite refuses to drop an indexed column, and an index would follow the old values to their
+  // retired column: the column's indexes go first (the sync then builds those still wanted).
+  await dropIndexesOf(db, database.kind, table, column.name);
   const temporary = retireAs ?? `${column.name}__hearth_old`;
   await db.schema.alterTable(table).renameColumn(column.name, temporary).execute();
   await addColumn(database, db, table, column);
@@ -177,12 +180,15 @@ export function storageClass(kind: string): StorageType {
 }
 
 /** When a type's collectionName changed, its tables are renamed instead of orphaned. */
-async function renameMovedTables(db: Db, state: Known, registry: Registry, models: readonly Model[], log: (m: string) => void): Promise<void> {
+async function renameMovedTables(db: Db, kind: Database['kind'], state: Known, models: readonly Model[], log: (m: string) => void): Promise<void> {
   for (const model of models) {
     const previous = state.models.get(model.uid);
     if (!previous || previous.table === model.table) continue;
     if (!state.tables.has(previous.table) || state.tables.has(model.table)) continue;
     await db.schema.alterTable(previous.table).renameTo(model.table).execute();
+    // Unique attributes' indexes named after the old table go (the sync builds them under the new name).
+    const unique = uniquePrefixOf(previous.table);
+    for (const name of await indexesOn(db, kind, model.table)) if (name.startsWith(unique)) await db.schema.dropIndex(name).execute();
     state.tables.set(model.table, state.tables.get(previous.table) ?? new Set());
     state.tables.delete(previous.table);
     await db.updateTable(COLUMNS_TABLE).set({ table_name: model.table }).where('table_name', '=', previous.table).execute();
@@ -194,7 +200,6 @@ async function renameMovedTables(db: Db, state: Known, registry: Registry, model
       }
     }
     log(`${model.uid}: table "${previous.table}" renamed to "${model.table}"`);
-    void registry;
   }
 }
 
@@ -245,10 +250,14 @@ async function syncTable(database: Pick<Database, 'kind'>, db: Db, state: Known,
     changed = true;
   }
   const prefix = plan.declaredPrefix;
-  const stale = prefix === null ? [] : (await indexesOn(db, database.kind, plan.name)).filter((name) => name.startsWith(prefix) && !plan.indexes.some((i) => i.name === name));
-  for (const name of stale) {
+  const unique = plan.uniquePrefix;
+  const onTable = prefix === null && unique === undefined ? [] : (await indexesOn(db, database.kind, plan.name)).filter((name) => !plan.indexes.some((i) => i.name === name));
+  for (const name of onTable) {
+    const declared = prefix !== null && name.startsWith(prefix);
+    if (!declared && (unique === undefined || !name.startsWith(unique))) continue;
     await db.schema.dropIndex(name).execute();
-    options.log(`${plan.owner}: index "${name}" dropped (no longer declared)`);
+    // A unique attribute's index is Hearth's own: it goes silently with the attribute's uniqueness.
+    if (declared) options.log(`${plan.owner}: index "${name}" dropped (no longer declared)`);
     changed = true;
   }
   // Fresh statistics, so that the planner weighs the new index against the others (SQLite's
@@ -265,6 +274,14 @@ async function indexesOn(db: Db, kind: Database['kind'], table: string): Promise
   }
   const { rows } = await sql<{ name: string }>`SELECT name FROM pragma_index_list(${table})`.execute(db);
   return rows.map((r) => r.name);
+}
+
+/** Drops every index of `table` that covers `column`. */
+async function dropIndexesOf(db: Db, kind: Database['kind'], table: string, column: string): Promise<void> {
+  for (const name of await indexesOn(db, kind, table)) {
+    if (name.startsWith('sqlite_')) continue;
+    if ((await indexColumns(db, kind, name))?.includes(column)) await db.schema.dropIndex(name).execute();
+  }
 }
 
 /** The columns of an index in order, or null when there is no index of that name. */
@@ -290,7 +307,7 @@ export async function syncSchemaIn(db: Db, kind: Database['kind'], registry: Reg
   const database = { kind };
   const models: Model[] = [...registry.contentTypes, ...registry.components];
   const state = await readState(db);
-  await renameMovedTables(db, state, registry, models, options.log);
+  await renameMovedTables(db, kind, state, models, options.log);
   // Tables that reference others come after every model's own table: PostgreSQL checks a foreign key's table exists.
   // Extended plugin types get their extra columns and tables (their base tables come from the migrations).
   const plans = [...models, ...registry.plugins].flatMap((model) => tablesFor(model, registry));
