@@ -171,3 +171,12 @@ describe('unique attributes across schema changes', () => {
     expect(await codes('plates', 'plain')).toBeGreaterThanOrEqual(8);
   });
 });
+
+describe('unique attributes and the names of tables', () => {
+  it("a type whose table would take a unique attribute's index name is refused, naming both", async () => {
+    const film = { ...collection('film', 'films', { title: { type: 'string' } }), collectionName: 'dishes_u_code' };
+    const project = await writeProject({ types: { dish: dish(), film, cook } });
+    await expect(startTestServer({ schemas: project })).rejects.toThrow('api::film.film and api::dish.dish would both use the name "dishes_u_code" (for api::film.film\'s table and api::dish.dish\'s index)');
+    await rm(project, { recursive: true, force: true });
+  });
+});
