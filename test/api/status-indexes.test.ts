@@ -92,7 +92,7 @@ describe('status indexes', () => {
     // A type without draft & publish reads the same rows in either status.
     expect(got['cooks draft']).toBe(12);
     expect(got['dishes en published']).toBeGreaterThan(0);
-    expect(got['dishes en draft']).toBeGreaterThan(got['dishes en published']);
+    expect(got['dishes en draft']).toBeGreaterThan(got['dishes en published'] ?? Infinity);
   });
 
   it('let SQLite read a first page in id order from the index, without sorting', async () => {
@@ -113,6 +113,8 @@ describe('status indexes', () => {
     const firstPage = await expectJson<Page>(await server.request('/api/dishes?locale=fr&status=draft', { token }), 200);
     const { db } = server.server.services.database;
     for (const name of ['dishes_published_idx', 'dishes_draft_idx', 'cooks_published_idx', 'cooks_draft_idx']) await db.schema.dropIndex(name).execute();
+    // Without them, counts still answer (SQLite picks its own index), never a 500.
+    expect(await totals(server)).toEqual(before);
     await server.close();
     server = await startTestServer({ schemas: root, dataDir: data });
     expect(await indexDefinition(server, 'dishes_published_idx')).not.toBeNull();
