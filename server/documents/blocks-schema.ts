@@ -123,3 +123,88 @@ const block = lazy((v: unknown) => {
 
 /** A fresh `blocks` schema (yup schemas are immutable, but callers chain onto it). */
 export const blocksSchema = () => yup.array().of(block);
+
+/**
+ * Whether `blocksSchema()` surely accepts a value, decided without yup: true only for values in
+ * the exact written form (every node a plain object of known keys, every field of its exact type);
+ * anything else (yup's casts, unknown keys, errors) answers false and is left to yup. A check whose
+ * result is not used (the publish check) skips yup for values this accepts.
+ */
+export function surelyValidBlocks(value: unknown): boolean {
+  return Array.isArray(value) && value.every(surelyValidBlock);
+}
+
+type Node = Record<string, unknown>;
+
+const asNode = (v: unknown): Node | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Node) : null);
+const hasOnly = (node: Node, keys: ReadonlySet<string>): boolean => Object.keys(node).every((k) => keys.has(k));
+const optional = (v: unknown, ok: (x: unknown) => boolean): boolean => v === undefined || ok(v);
+const isString = (v: unknown): boolean => typeof v === 'string';
+const isFilled = (v: unknown): boolean => typeof v === 'string' && v !== '';
+const isNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+const nullOr = (ok: (x: unknown) => boolean) => (v: unknown): boolean => v === null || ok(v);
+const listOf = (v: unknown, ok: (x: unknown) => boolean, min: number): boolean => Array.isArray(v) && v.length >= min && v.every(ok);
+
+const TEXT_KEYS = new Set(['type', 'text', 'bold', 'italic', 'underline', 'strikethrough', 'code']);
+const MARKS = ['bold', 'italic', 'underline', 'strikethrough', 'code'];
+const LINK_KEYS = new Set(['type', 'url', 'children']);
+const CHILDREN_KEYS = new Set(['type', 'children']);
+const HEADING_KEYS = new Set(['type', 'children', 'level']);
+const LIST_KEYS = new Set(['type', 'format', 'children']);
+const CODE_KEYS = new Set(['type', 'language', 'children']);
+const IMAGE_KEYS = new Set(['type', 'image', 'children']);
+const FILE_KEYS = new Set(['name', 'alternativeText', 'url', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt']);
+const FILE_FILLED = ['name', 'url', 'hash', 'ext', 'mime', 'provider', 'createdAt', 'updatedAt'];
+const FILE_NULLABLE = ['alternativeText', 'caption', 'previewUrl'];
+
+function surelyValidText(v: unknown): boolean {
+  const node = asNode(v);
+  return node !== null && node.type === 'text' && typeof node.text === 'string' && hasOnly(node, TEXT_KEYS) && MARKS.every((m) => optional(node[m], (x) => typeof x === 'boolean'));
+}
+
+function surelyValidInline(v: unknown): boolean {
+  const node = asNode(v);
+  if (node === null) return false;
+  if (node.type === 'text') return surelyValidText(node);
+  return node.type === 'link' && hasOnly(node, LINK_KEYS) && typeof node.url === 'string' && isSafeLink(node.url) && listOf(node.children, surelyValidText, 0);
+}
+
+/** yup reads each key of `formats` in an object of no fields: a key Object.prototype has makes it throw. */
+const isPlainFormats = (v: unknown): boolean => {
+  const formats = asNode(v);
+  return formats !== null && Object.keys(formats).every((k) => !(k in Object.prototype));
+};
+
+function surelyValidFile(v: unknown): boolean {
+  const file = asNode(v);
+  if (file === null || !hasOnly(file, FILE_KEYS)) return false;
+  if (!FILE_FILLED.every((k) => isFilled(file[k])) || !FILE_NULLABLE.every((k) => optional(file[k], nullOr(isString)))) return false;
+  return isNumber(file.width) && isNumber(file.height) && isNumber(file.size) && optional(file.formats, nullOr(isPlainFormats));
+}
+
+function surelyValidListChild(v: unknown): boolean {
+  const node = asNode(v);
+  if (node === null) return false;
+  if (node.type === 'list-item') return hasOnly(node, CHILDREN_KEYS) && listOf(node.children, surelyValidInline, 0);
+  return node.type === 'list' && surelyValidBlock(node);
+}
+
+function surelyValidBlock(v: unknown): boolean {
+  const node = asNode(v);
+  if (node === null) return false;
+  switch (node.type) {
+    case 'paragraph':
+    case 'quote':
+      return hasOnly(node, CHILDREN_KEYS) && listOf(node.children, surelyValidInline, 1);
+    case 'heading':
+      return hasOnly(node, HEADING_KEYS) && [1, 2, 3, 4, 5, 6].includes(node.level as number) && listOf(node.children, surelyValidInline, 1);
+    case 'list':
+      return hasOnly(node, LIST_KEYS) && (node.format === 'ordered' || node.format === 'unordered') && listOf(node.children, surelyValidListChild, 1);
+    case 'code':
+      return hasOnly(node, CODE_KEYS) && optional(node.language, nullOr(isString)) && listOf(node.children, surelyValidText, 1);
+    case 'image':
+      return hasOnly(node, IMAGE_KEYS) && surelyValidFile(node.image) && listOf(node.children, surelyValidInline, 0);
+    default:
+      return false;
+  }
+}

@@ -3,7 +3,7 @@ import { yupDetails } from '../errors/yup-details.js';
 import type { Registry } from '../schema/registry.js';
 import type { Attribute, ComponentModel, ContentTypeModel, Model, ScalarAttribute } from '../schema/types.js';
 import type { Row } from '../db/database.js';
-import { blocksSchema } from './blocks-schema.js';
+import { blocksSchema, surelyValidBlocks } from './blocks-schema.js';
 import { isBigIntegerInput, isValueError, toBigInteger } from '../schema/values.js';
 import { installYupLocale, yup } from './yup-setup.js';
 
@@ -22,6 +22,11 @@ export interface EntityValidationOptions {
   readonly isUnique: (args: { model: ContentTypeModel; attribute: ScalarAttribute; value: unknown; isDraft: boolean; locale: string | null; excludeId: number | null }) => Promise<boolean>;
   /** Checks media/relation ids exist; returns Strapi's message when some do not. */
   readonly checkRelations: (data: Record<string, unknown>) => Promise<string | null>;
+  /**
+   * The caller uses only whether the body is valid, not the cast value (the publish check):
+   * `blocks` values that surely pass are not walked by yup (see surelyValidBlocks).
+   */
+  readonly checkOnly?: boolean;
 }
 
 /**
@@ -319,6 +324,29 @@ function modelSchema(model: ContentTypeModel | ComponentModel, data: unknown, ct
   });
 }
 
+/**
+ * The value with each `blocks` value that surely passes yup replaced by `[]` (which passes alike),
+ * at the root and in single components: yup then gives the same errors without walking those
+ * blocks. Errors of an object's fields come in the order of its keys; those of a list's items come
+ * in the order the items finish (yup sorts nothing there), so blocks inside lists (repeatable
+ * components, dynamic zones) are left as they are: walking less there would reorder the errors.
+ */
+function withoutValidBlocks(model: Model, data: Record<string, unknown>, registry: Registry): Record<string, unknown> {
+  let out: Record<string, unknown> | null = null;
+  for (const attr of model.attributes.values()) {
+    const value = data[attr.name];
+    let next = value;
+    if (attr.kind === 'scalar' && attr.type === 'blocks') {
+      if (Array.isArray(value) && value.length > 0 && surelyValidBlocks(value)) next = [];
+    } else if (attr.kind === 'component' && !attr.repeatable && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const component = registry.component(attr.component);
+      if (component) next = withoutValidBlocks(component, value as Record<string, unknown>, registry);
+    }
+    if (next !== value) (out ??= { ...data })[attr.name] = next;
+  }
+  return out ?? data;
+}
+
 /** The `details` Strapi gives a failed yup validation. */
 const toDetails = (error: yup.ValidationError) => yupDetails(error);
 
@@ -334,6 +362,7 @@ export async function validateEntity(
 ): Promise<Record<string, unknown>> {
   const ctx: Ctx = { registry, mode: options.mode, isDraft: options.isDraft };
   const run: RunCtx = { options, lookup: { failure: null } };
+  if (options.checkOnly) data = withoutValidBlocks(model, data, registry);
   const schema = cached(ctx, model, `root|${ctx.mode}|${ctx.isDraft}|${signature(model, data, ctx)}`, () =>
     modelSchema(model, data, ctx)
     .test('relations-test', 'check that all relations exist', async function relations(value: unknown) {

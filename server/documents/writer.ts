@@ -166,7 +166,7 @@ async function publishRow(env: WriteEnv, model: ContentTypeModel, documentId: st
     publishedAt: env.now(),
     validate: async (tree) => {
       const data = { ...treeValues(model, draft, tree), publishedAt: env.now(), ...(model.localized ? { locale } : {}) };
-      await validateEntity(model, data, env.registry, validationOptions(env, model, { mode: 'creation', isDraft: false, locale, entity: null }));
+      await validateEntity(model, data, env.registry, { ...validationOptions(env, model, { mode: 'creation', isDraft: false, locale, entity: null }), checkOnly: true });
     },
   });
   await syncNonLocalized(env, model, copied.id);
