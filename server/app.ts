@@ -3,7 +3,7 @@ import { notFound } from './errors/app-error.js';
 import { adminApi } from './http/admin-api.js';
 import { adminRoles } from './http/admin-roles.js';
 import { adminUi } from './http/admin-ui.js';
-import { contentApi } from './http/content-api.js';
+import { contentApi, holdRegistry } from './http/content-api.js';
 import { finalErrorHandler } from './http/error-handler.js';
 import { cors, hostCheck, originPolicy } from './http/guards.js';
 import { sendError } from './http/respond.js';
@@ -20,7 +20,7 @@ export function createApp(services: Services): express.Express {
   app.set('query parser', false);
   app.use(hostCheck(services.config.host, services.config.allowedHosts));
   // Each request keeps the registry it started with, even if the content-type builder swaps it meanwhile.
-  app.use((_req, _res, next) => services.schemas.pin(next));
+  app.use(holdRegistry(services));
   app.get('/_health', (_req, res) => {
     res.status(204).end();
   });

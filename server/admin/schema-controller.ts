@@ -22,6 +22,12 @@ export interface SchemaController {
   /** Runs `fn` (a request's handling) with the running registry pinned, so a swap mid-request does not reach it. */
   pin<T>(fn: () => T): T;
   /**
+   * Runs `fn` with `current()` answering `registry` during its synchronous part only: for a request
+   * that holds its registry itself (the content API) calling a service that reads the registry once,
+   * as it is called (the document service binds it per call). No AsyncLocalStorage is involved.
+   */
+  within<T>(registry: Registry, fn: () => T): T;
+  /**
    * Applies one builder edit, computed from the registry current when its turn comes; resolves to the edited uid.
    * `alongside` runs in the same transaction once the tables match the new schemas (a live import's content).
    */
@@ -51,6 +57,8 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
   const { database, now, log } = deps;
   let registry = deps.initial;
   const pinned = new AsyncLocalStorage<Registry>();
+  /** The registry `within` holds while its callback runs synchronously. */
+  let held: Registry | undefined;
   let tail: Promise<unknown> = Promise.resolve();
 
   function exclusive<T>(task: () => Promise<T>): Promise<T> {
@@ -144,8 +152,17 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
   }
 
   return {
-    current: () => pinned.getStore() ?? registry,
+    current: () => held ?? pinned.getStore() ?? registry,
     pin: (fn) => pinned.run(registry, fn),
+    within(next, fn) {
+      const outer = held;
+      held = next;
+      try {
+        return fn();
+      } finally {
+        held = outer;
+      }
+    },
     apply(edit, alongside) {
       return exclusive(async () => {
         const change = edit(registry);

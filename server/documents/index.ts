@@ -112,16 +112,18 @@ export function createDocumentService(deps: DocumentServiceDeps) {
      * read is not answered that way (then `findMany` answers it).
      */
     async findManyText({ model, query, pagination, access }: FindManyArgs): Promise<string | undefined> {
-      const text = await findManyText(bound(), model, query, pagination, access, strict);
-      if (strict && text !== undefined) same(text, JSON.stringify(await findMany(bound(), model, query, pagination, access)));
+      const documents = bound();
+      const text = await findManyText(documents, model, query, pagination, access, strict);
+      if (strict && text !== undefined) same(text, JSON.stringify(await findMany(documents, model, query, pagination, access)));
       return text;
     },
 
     /** `findOne`'s answer `{ data, meta: {} }` as JSON text (null: no such document), or undefined when not answered that way. */
     async findOneText(args: { model: ContentTypeModel; documentId: string | null; query: DocumentQuery; access: Access }): Promise<string | null | undefined> {
-      const text = await findOneText(bound(), args.model, args.documentId, args.query, args.access, strict);
+      const documents = bound();
+      const text = await findOneText(documents, args.model, args.documentId, args.query, args.access, strict);
       if (strict && text !== undefined) {
-        const entry = await findOne(bound(), args.model, args.documentId, args.query, args.access);
+        const entry = await findOne(documents, args.model, args.documentId, args.query, args.access);
         same(text, entry === null ? null : JSON.stringify({ data: entry, meta: {} }));
       }
       return text;

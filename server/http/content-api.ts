@@ -21,12 +21,34 @@ function contentTarget(registry: Registry, path: string): ContentTarget | null {
   return { model, documentId: model.kind === 'singleType' ? null : (parts[1] ?? null) };
 }
 
-function queryEnv(services: Services, caller: Caller): QueryEnv {
+function queryEnv(services: Services, registry: Registry, caller: Caller): QueryEnv {
   const { config } = services;
   return {
-    registry: services.registry(),
+    registry,
     limits: { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit },
     canRead: (uid) => caller.allows(`${uid}.find`),
+  };
+}
+
+/** The registry each content-API request started with (see holdRegistry). */
+const heldRegistries = new WeakMap<Request, Registry>();
+
+/**
+ * Each request keeps the registry it started with, even if the content-type builder swaps it
+ * meanwhile. A content-API request holds it itself: taken here as the request arrives, then passed
+ * down (its document calls run `within` it, and the document service binds it per call), so this
+ * path runs without AsyncLocalStorage, whose promise hooks, once used, cost every request of the
+ * process about 5% of its CPU. Every other request is pinned (SchemaController.pin).
+ */
+export function holdRegistry(services: Services) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const registry = services.registry();
+    if (req.path.startsWith('/api/') && contentTarget(registry, req.path.slice('/api'.length)) !== null) {
+      heldRegistries.set(req, registry);
+      next();
+      return;
+    }
+    services.schemas.pin(next);
   };
 }
 
@@ -37,7 +59,9 @@ function queryEnv(services: Services, caller: Caller): QueryEnv {
  */
 export function contentApi(services: Services) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const target = contentTarget(services.registry(), req.path);
+    // Held since the request arrived (a request that was not held is pinned: then this is the pinned one).
+    const registry = heldRegistries.get(req) ?? services.registry();
+    const target = contentTarget(registry, req.path);
     if (!target) {
       next();
       return;
@@ -58,10 +82,10 @@ export function contentApi(services: Services) {
       method === 'GET' ? (listRoute || model.kind === 'singleType' ? 'find' : 'findOne') : method === 'POST' ? 'create' : method === 'PUT' ? 'update' : 'delete';
     const caller = await authenticate(req, services);
     authorize(caller, `${model.uid}.${action}`);
-    const { documents } = services;
+    const { documents, schemas } = services;
     const v4 = req.headers['strapi-response-format'] === 'v4';
     // Looked up before the query string is even parsed: a hit costs authentication and a map lookup.
-    const cached = method === 'GET' ? services.responses.read({ request: req, callerKey: caller.cacheKey, registry: documents.registry(), v4, url: req.originalUrl }) : null;
+    const cached = method === 'GET' ? services.responses.read({ request: req, callerKey: caller.cacheKey, registry, v4, url: req.originalUrl }) : null;
     const hit = cached?.hit;
     if (hit !== undefined) {
       sendJsonText(res, 200, hit);
@@ -69,25 +93,28 @@ export function contentApi(services: Services) {
     }
     // What the route's defaults and the project's route middlewares make of the client's query.
     const raw = routeQuery({ code: services.projectCode, model, action, query: parseQueryString(rawQuery(req.originalUrl)) });
-    const call = await parseContentCall({ req, method, target, raw, env: queryEnv(services, caller) });
+    const call = await parseContentCall({ req, method, target, raw, env: queryEnv(services, registry, caller) });
     // A read SQLite answers as JSON text is sent (and cached) as it is.
-    const text = v4 ? undefined : await readText(documents, call, { model, caller });
+    const text = v4 ? undefined : await schemas.within(registry, () => readText(documents, call, { model, caller }));
     if (text !== undefined) {
       sendJsonText(res, 200, cached ? cached.store(found(text)) : found(text));
       return;
     }
-    const answer = await perform(documents, call, { model, caller });
+    const answer = await schemas.within(registry, () => perform(documents, call, { model, caller }));
     if (answer === null) {
       res.status(204).end();
       return;
     }
-    const body = { data: v4 ? documents.toV4({ model, data: answer.data }) : answer.data, meta: answer.meta };
+    const body = { data: v4 ? schemas.within(registry, () => documents.toV4({ model, data: answer.data })) : answer.data, meta: answer.meta };
     if (cached) sendJsonText(res, 200, cached.store(JSON.stringify(body)));
     else sendJson(res, call.kind === 'create' ? 201 : 200, body);
   };
 }
 
-/** A read's answer as JSON text built by the database (null: no such document), or undefined when it is not answered that way. */
+/**
+ * A read's answer as JSON text built by the database (null: no such document), or undefined when it is not answered that way.
+ * Called `within` the request's registry: the document call must come before any await (so do `perform`'s).
+ */
 async function readText(documents: DocumentService, call: ContentCall, ctx: { model: ContentTarget['model']; caller: Caller }): Promise<string | null | undefined> {
   const { model, caller } = ctx;
   const access = { canRead: (uid: string) => caller.allows(`${uid}.find`) };
