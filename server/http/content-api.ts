@@ -38,17 +38,19 @@ const heldRegistries = new WeakMap<Request, Registry>();
  * meanwhile. A content-API request holds it itself: taken here as the request arrives, then passed
  * down (its document calls run `within` it, and the document service binds it per call), so this
  * path runs without AsyncLocalStorage, whose promise hooks, once used, cost every request of the
- * process about 5% of its CPU. Every other request is pinned (SchemaController.pin).
+ * process about 5% of its CPU. Every other request is pinned (SchemaController.pinUntil) until its
+ * answer is sent; with none pinned, the storage is disabled again.
  */
 export function holdRegistry(services: Services) {
-  return (req: Request, _res: Response, next: NextFunction): void => {
+  return (req: Request, res: Response, next: NextFunction): void => {
     const registry = services.registry();
     if (req.path.startsWith('/api/') && contentTarget(registry, req.path.slice('/api'.length)) !== null) {
       heldRegistries.set(req, registry);
       next();
       return;
     }
-    services.schemas.pin(next);
+    // Released when the answer is sent (an aborted request stays pinned: the storage stays enabled).
+    services.schemas.pinUntil(next, (release) => res.once('finish', release));
   };
 }
 
