@@ -123,6 +123,12 @@ export const LIST_VIEW_DEFAULT_PAGE_SIZE = 20;
 export const LIST_VIEW_MAX_COLUMNS = 20;
 /** Quiet time after the last change in the schemas folder before it is reloaded. */
 export const SCHEMA_WATCH_DEBOUNCE_MS = 250;
+/**
+ * How long the registry pin's AsyncLocalStorage stays enabled after the last pinned request (not
+ * a content-API one) ends: disabled, its promise hooks cost no request; toggled at each request,
+ * the switch itself would cost more than the hooks.
+ */
+export const SCHEMA_PIN_IDLE_MS = 1000;
 /** Longest folder name of the media library. */
 export const MAX_FOLDER_NAME_LENGTH = 255;
 

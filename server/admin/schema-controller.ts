@@ -9,6 +9,7 @@ import { loadProject } from '../schema/load.js';
 import { buildRegistry, schemaWarnings, type Registry } from '../schema/registry.js';
 import { fileChanges, writeFiles, type Undo } from '../schema/schema-writer.js';
 import { syncSchemaIn } from '../schema/sync.js';
+import { SCHEMA_PIN_IDLE_MS } from '../limits.js';
 
 /**
  * The running registry and the one way to change it: builder edits and hand edits of the schemas
@@ -23,7 +24,7 @@ export interface SchemaController {
   pin<T>(fn: () => T): T;
   /**
    * Runs `fn` pinned, as `pin` does, until `until` calls its release (a request: when its response
-   * has finished). While nothing is pinned the AsyncLocalStorage is disabled: enabled, its promise
+   * has finished). Once nothing has been pinned for a while the AsyncLocalStorage is disabled: enabled, its promise
    * hooks cost every request of the process CPU (about 5% of a write's), pinned or not.
    */
   pinUntil<T>(fn: () => T, until: (release: () => void) => void): T;
@@ -63,8 +64,13 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
   const { database, now, log } = deps;
   let registry = deps.initial;
   const pinned = new AsyncLocalStorage<Registry>();
-  /** How many `pin`/`pinUntil` calls have not ended; at 0 the storage is disabled. */
+  /** How many `pin`/`pinUntil` calls have not ended; SCHEMA_PIN_IDLE_MS at 0 and the storage is disabled. */
   let pins = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
+  const disableIfIdle = () => {
+    idleTimer = undefined;
+    if (pins === 0) pinned.disable();
+  };
   function hold(): () => void {
     pins += 1;
     let done = false;
@@ -72,7 +78,7 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
       if (done) return;
       done = true;
       pins -= 1;
-      if (pins === 0) pinned.disable();
+      if (pins === 0 && idleTimer === undefined) idleTimer = setTimeout(disableIfIdle, SCHEMA_PIN_IDLE_MS).unref();
     };
   }
   function pinUntil<T>(fn: () => T, until: (release: () => void) => void): T {
