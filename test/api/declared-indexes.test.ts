@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropDatabaseFor } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { indexColumns } from '../helpers/indexes.js';
 import { collection, dataOf, expectJson, writeProject } from '../helpers/project.js';
 import { adminRequest, registerOwner } from '../admin/helpers.js';
 
@@ -32,20 +33,6 @@ const INDEXES = [
 ];
 const dish = (indexes: unknown, attrs: Json = attributes): Json => ({ ...collection('dish', 'dishes', attrs, { draftAndPublish: true }), ...(indexes === undefined ? {} : { indexes }) });
 
-/** An index's columns in order, or null when there is none of that name. */
-async function indexColumns(s: TestServer, name: string): Promise<string[] | null> {
-  const { db, kind } = s.server.services.database;
-  const { rows } =
-    kind === 'postgres'
-      ? await sql<{ column: string }>`
-          SELECT a.attname AS "column" FROM pg_index i
-          JOIN pg_class c ON c.oid = i.indexrelid
-          CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, position)
-          JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
-          WHERE c.relname = ${name} ORDER BY k.position`.execute(db)
-      : await sql<{ column: string }>`SELECT name AS "column" FROM pragma_index_info(${name}) ORDER BY seqno`.execute(db);
-  return rows.length === 0 ? null : rows.map((r) => r.column);
-}
 
 let data: string;
 let root: string;

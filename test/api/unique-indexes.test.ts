@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropDatabaseFor } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { indexColumns } from '../helpers/indexes.js';
 import { collection, dataOf, expectJson, writeProject } from '../helpers/project.js';
 import { adminRequest, registerOwner } from '../admin/helpers.js';
 
@@ -34,21 +35,6 @@ const ATTRIBUTES: Json = {
 const dish = (attributes: Json = ATTRIBUTES, collectionName = 'dishes'): Json => ({ ...collection('dish', 'dishes', attributes, { draftAndPublish: true, localized: true }), collectionName });
 const schemaFile = () => join(root, 'src', 'api', 'dish', 'content-types', 'dish', 'schema.json');
 
-/** An index's columns in order, or null when there is none of that name. */
-async function indexColumns(s: TestServer, name: string): Promise<string[] | null> {
-  const { db, kind } = s.server.services.database;
-  const { rows } =
-    kind === 'postgres'
-      ? await sql<{ column: string }>`
-          SELECT a.attname AS "column" FROM pg_index i
-          JOIN pg_class c ON c.oid = i.indexrelid
-          JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
-          CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, position)
-          JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
-          WHERE c.relname = ${name} ORDER BY k.position`.execute(db)
-      : await sql<{ column: string }>`SELECT name AS "column" FROM pragma_index_info(${name}) ORDER BY seqno`.execute(db);
-  return rows.length === 0 ? null : rows.map((r) => r.column);
-}
 
 /** The names of the unique attributes' indexes on `table`. */
 async function uniqueIndexesOn(s: TestServer, table: string): Promise<string[]> {
