@@ -4,12 +4,29 @@ import { MAX_STATEMENT_SHAPES } from '../limits.js';
 
 /**
  * SQL text by statement shape. A populate level asks the same question for every page (the same
- * link, columns, status and number of ids): its statement is built and compiled by Kysely once,
- * then only its values change. The text is also what the SQLite driver keys prepared statements
- * by, so a repeated shape is one cached prepared statement. Kept per database handle (its dialect
- * writes the text), so the key names only what the statement reads.
+ * link, columns, status and number of ids), a write runs the same few dozen statements every time:
+ * each is built and compiled by Kysely once, then only its values change. The text is also what
+ * the SQLite driver keys prepared statements by, so a repeated shape is one cached prepared
+ * statement. Kept per dialect adapter (shared by a database handle and its transactions, whose
+ * handles are new objects each time: its dialect writes the text), so the key names only what the
+ * statement reads.
  */
-const shapesByDb = new WeakMap<Db, Map<string, string>>();
+const shapesByAdapter = new WeakMap<object, Map<string, string>>();
+
+/**
+ * What of a value can change the compiled text: PostgreSQL's compiler casts numbers by kind
+ * (`$1::bigint`, `$1::double precision`), so the key tells integers, other numbers and bigints apart.
+ */
+function typeMark(value: unknown): string {
+  switch (typeof value) {
+    case 'number':
+      return Number.isSafeInteger(value) ? 'i' : 'f';
+    case 'bigint':
+      return value <= 9223372036854775807n && value >= -9223372036854775808n ? 'b' : 'n';
+    default:
+      return '.';
+  }
+}
 
 /**
  * Runs the statement of shape `key` with `parameters`: the text compiled the first time
@@ -24,15 +41,19 @@ export async function runShape(db: Db, key: string, parameters: readonly unknown
 
 /** The statement of shape `key` with `parameters` (see runShape), compiled once per shape, not run. */
 export function shapeQuery(db: Db, key: string, parameters: readonly unknown[], build: () => Compilable<Row>): CompiledQuery<Row> {
-  let shapes = shapesByDb.get(db);
-  if (!shapes) shapesByDb.set(db, (shapes = new Map()));
-  let text = shapes.get(key);
+  const adapter = db.getExecutor().adapter;
+  let shapes = shapesByAdapter.get(adapter);
+  if (!shapes) shapesByAdapter.set(adapter, (shapes = new Map()));
+  let marks = '';
+  for (const p of parameters) marks += typeMark(p);
+  const full = `${key}\u0000${marks}`;
+  let text = shapes.get(full);
   if (text === undefined) {
     const compiled = build().compile();
     if (compiled.parameters.length !== parameters.length || compiled.parameters.some((p, i) => p !== parameters[i])) return compiled;
     text = compiled.sql;
     if (shapes.size >= MAX_STATEMENT_SHAPES) shapes.delete(shapes.keys().next().value ?? '');
-    shapes.set(key, text);
+    shapes.set(full, text);
   }
   return CompiledQuery.raw(text, [...parameters]);
 }

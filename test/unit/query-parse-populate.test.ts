@@ -8,6 +8,7 @@ import { buildRegistry, type Registry } from '../../server/schema/registry.js';
 import type { ContentTypeModel } from '../../server/schema/types.js';
 import { USERS_PERMISSIONS } from '../../server/users/models.js';
 import { collection, writeProject } from '../helpers/project.js';
+import { thrown } from '../helpers/thrown.js';
 
 /**
  * Parse once, populate: Strapi's three populate passes (structure, private, the caller's) are
@@ -46,17 +47,6 @@ beforeAll(async () => {
 
 const populateOf = (query: string) => parseQueryString(query).populate;
 const parse = (query: string) => parsePopulate(populateOf(query), { model: post, registry, canRead });
-
-/** The error `run` throws, as status, name, message and details. */
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (err) {
-    const { status, name, message, details } = err as { status: number; name: string; message: string; details: unknown };
-    return { status, name, message, details };
-  }
-  throw new Error('nothing was thrown');
-}
 
 const invalid = (key: string, path: string | null = key) => ({
   status: 400,

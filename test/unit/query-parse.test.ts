@@ -9,6 +9,7 @@ import { buildRegistry, type Registry } from '../../server/schema/registry.js';
 import type { ContentTypeModel } from '../../server/schema/types.js';
 import { USERS_PERMISSIONS } from '../../server/users/models.js';
 import { FIXTURE_PROJECT } from '../helpers/server.js';
+import { thrown } from '../helpers/thrown.js';
 
 /**
  * Parse once: filters, sort and fields are validated and converted in one walk each. Strapi runs
@@ -32,17 +33,6 @@ beforeAll(async () => {
   specimen = find('api::specimen.specimen');
   env = { registry, limits: { defaultLimit: 25, maxLimit: 100 }, canRead: (uid) => uid !== 'api::tag.tag' };
 });
-
-/** The error `run` throws, as status, name, message and details. */
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (err) {
-    const { status, name, message, details } = err as { status: number; name: string; message: string; details: unknown };
-    return { status, name, message, details };
-  }
-  throw new Error('nothing was thrown');
-}
 
 const invalid = (key: string, param: string, path: string | null = key) => ({
   status: 400,
