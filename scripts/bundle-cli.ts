@@ -68,7 +68,9 @@ const deferPackages: Plugin = {
 
 await rm(OUT_DIR, { recursive: true, force: true });
 const result = await build({
-  entryPoints: ['dist/server/cli.js'],
+  // The read threads' script too: documents/read-pool.ts starts `./read-worker.js` beside its own module, in the bundle as in dist/server/.
+  entryPoints: ['dist/server/cli.js', 'dist/server/documents/read-worker.js'],
+  entryNames: '[name]',
   outdir: OUT_DIR,
   bundle: true,
   splitting: true,

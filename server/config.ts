@@ -1,10 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { resolve, join } from 'node:path';
 import { configError } from './errors/app-error.js';
 import {
   DEFAULT_PAGE_SIZE,
+  DEFAULT_READ_THREADS_MAX,
   DEFAULT_UPLOAD_MAX_IMAGE_PIXELS,
   DEFAULT_UPLOAD_SIZE_LIMIT,
   MAX_PAGE_SIZE,
+  READ_THREADS_MAX,
   UP_ACCESS_TOKEN_LIFESPAN_S,
   UP_IDLE_REFRESH_LIFESPAN_S,
   UP_MAX_REFRESH_LIFESPAN_S,
@@ -57,6 +60,8 @@ export interface HearthConfig {
   readonly corsOrigins: readonly string[] | null;
   /** HEARTH_RESPONSE_CACHE: cache serialised GET answers of the content API (never stale: see response-cache.ts). */
   readonly responseCache: boolean;
+  /** HEARTH_READ_THREADS: threads that build computed answers beside the server's own (SQLite; documents/read-pool.ts). */
+  readonly readThreads: number;
   readonly defaultLimit: number;
   /** null: no cap (`api.rest.maxLimit` unset). */
   readonly maxLimit: number | null;
@@ -168,6 +173,7 @@ export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = proce
     allowedHosts: (env.HEARTH_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     corsOrigins: corsOrigins(env.HEARTH_CORS_ORIGINS),
     responseCache: flag('HEARTH_RESPONSE_CACHE', env.HEARTH_RESPONSE_CACHE, true),
+    readThreads: integer('HEARTH_READ_THREADS', env.HEARTH_READ_THREADS, Math.min(DEFAULT_READ_THREADS_MAX, availableParallelism() - 1), 0, READ_THREADS_MAX),
     defaultLimit: integer('API_REST_DEFAULT_LIMIT', env.API_REST_DEFAULT_LIMIT, DEFAULT_PAGE_SIZE, 1),
     maxLimit: maxLimit === 0 ? null : maxLimit,
     uploadSizeLimit: integer('UPLOAD_SIZE_LIMIT', env.UPLOAD_SIZE_LIMIT, DEFAULT_UPLOAD_SIZE_LIMIT, 1),

@@ -185,6 +185,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     files: uploads.urls,
     log,
     verifyReads: options.verifyReads === true,
+    readThreads: config.readThreads,
   });
   const users = createUsers({
     db: dir.database.db,
@@ -260,6 +261,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         watch.close();
         await schemas.idle();
         uploads.close();
+        await documents.close();
         await dir.database.close();
       })();
       return closing;

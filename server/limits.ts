@@ -97,6 +97,14 @@ export const IMAGE_WORK_CONCURRENCY = 1;
 /** libvips worker threads per image (sharp.concurrency): each holds buffers of the image. */
 export const IMAGE_THREADS = 2;
 
+/**
+ * Read threads on SQLite by default (documents/read-pool.ts): one fewer than the machine's cores,
+ * at most this many (HEARTH_READ_THREADS overrides; 0 runs every read on the server's thread).
+ */
+export const DEFAULT_READ_THREADS_MAX = 2;
+/** The most read threads HEARTH_READ_THREADS may ask for (each holds a connection and a JS heap). */
+export const READ_THREADS_MAX = 16;
+
 /** An admin session ends after this long without a request (renewed by use). */
 export const ADMIN_SESSION_IDLE_MS = 30 * 60 * 1000;
 /** An admin session ends this long after login, however busy. */

@@ -4,6 +4,7 @@ import { lookupField } from '../schema/fields.js';
 import type { Registry } from '../schema/registry.js';
 import type { Model, ScalarType } from '../schema/types.js';
 import { linkOf, type Link } from './links.js';
+import { VALUE_FUNCTION } from './sql-functions.js';
 
 /**
  * SQLite builds a read's answer itself: one expression per root row that is the row's JSON text,
@@ -14,8 +15,6 @@ import { linkOf, type Link } from './links.js';
  * takes the JS path. SQLite only (json_object, json_group_array ... ORDER BY).
  */
 
-/** The SQL function printing one stored value as the JS path would (JSON text): registered by the document service. */
-export const VALUE_FUNCTION = 'hearth_json_value';
 
 /** What a row's JSON depends on besides the model, fields and populate. */
 export interface JsonEnv {

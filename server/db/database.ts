@@ -27,6 +27,8 @@ export interface Database {
    * autovacuum does this itself.
    */
   optimize(): Promise<void>;
+  /** SQLite on a file: how another thread opens the same database to read it (db/sqlite.ts openSqliteReader). */
+  readonly readers?: { readonly file: string; readonly nativeBinding?: string };
   /** SQLite: registers a deterministic SQL function (integers arrive as numbers, or BigInt beyond 2^53). Absent on PostgreSQL. */
   readonly defineFunction?: (name: string, fn: (...args: unknown[]) => unknown) => void;
   close(): Promise<void>;

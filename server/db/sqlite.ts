@@ -1,58 +1,26 @@
 import BetterSqlite3 from 'better-sqlite3';
+import { define, normaliseRow, statementCache, unicodeLower } from './sqlite-reader.js';
 import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDatabase, type SqliteDialectConfig, type SqliteStatement, type TransactionSettings } from 'kysely';
-import { SQLITE_ANALYSIS_LIMIT, SQLITE_BUSY_TIMEOUT_MS, STATEMENT_CACHE_SIZE } from '../limits.js';
+import { SQLITE_ANALYSIS_LIMIT, SQLITE_BUSY_TIMEOUT_MS } from '../limits.js';
 import type { Database, HearthDB } from './database.js';
 
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
-
 /**
- * Integers are read as BigInt so a biginteger beyond 2^53 keeps every digit; every value that
- * fits a double exactly becomes a plain number again, so only such biginteger values stay BigInt.
+ * SQLite calls BEGIN, COMMIT and ROLLBACK read-only (they write nothing themselves); the end of a
+ * transaction counts as a write all the same: a reader on another connection (read-pool.ts) may
+ * have read the state before it under a change stamp taken after its writes.
  */
-const normaliseValue = (value: unknown): unknown => (typeof value === 'bigint' && value <= MAX_SAFE && value >= MIN_SAFE ? Number(value) : value);
-
-function normaliseRow(row: unknown): unknown {
-  if (row === null || typeof row !== 'object') return row;
-  const record = row as Record<string, unknown>;
-  for (const key in record) {
-    const value = record[key];
-    if (typeof value === 'bigint' && value <= MAX_SAFE && value >= MIN_SAFE) record[key] = Number(value);
-  }
-  return record;
-}
-
-/** Unicode-aware lower-case (SQLite's own LOWER folds ASCII only: strapi#14597). */
-function unicodeLower(value: unknown): unknown {
-  return typeof value === 'string' ? value.toLowerCase() : value;
-}
+const ENDS_TRANSACTION = /^\s*(commit|rollback|end)\b/i;
 
 /** Wraps better-sqlite3 for Kysely: prepared-statement cache, exact integers, a query counter. */
 function wrapDatabase(raw: BetterSqlite3.Database, counter: { n: number; writes: number }): SqliteDatabase {
-  const cache = new Map<string, BetterSqlite3.Statement>();
-  const prepare = (sqlText: string): BetterSqlite3.Statement => {
-    let stmt = cache.get(sqlText);
-    if (stmt) {
-      cache.delete(sqlText);
-      cache.set(sqlText, stmt);
-      return stmt;
-    }
-    stmt = raw.prepare(sqlText);
-    if (stmt.reader) stmt.safeIntegers(true);
-    cache.set(sqlText, stmt);
-    if (cache.size > STATEMENT_CACHE_SIZE) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
-    }
-    return stmt;
-  };
+  const prepare = statementCache(raw);
   return {
     close: () => raw.close(),
     prepare(sqlText: string): SqliteStatement {
       const stmt = prepare(sqlText);
       // Counted before running, for every statement that may write (INSERT ... RETURNING is a
       // reader too): a result read under the old change stamp is never trusted after this write.
-      const count = stmt.readonly ? () => counter.n++ : () => (counter.n++, counter.writes++);
+      const count = stmt.readonly && !ENDS_TRANSACTION.test(sqlText) ? () => counter.n++ : () => (counter.n++, counter.writes++);
       return {
         reader: stmt.reader,
         all(parameters: ReadonlyArray<unknown>) {
@@ -120,11 +88,11 @@ export function openSqlite(file: string, options: { nativeBinding?: string } = {
   return {
     kind: 'sqlite',
     db,
+    // An in-memory or temporary database is this connection's alone.
+    readers: file === '' || file === ':memory:' ? undefined : { file: raw.name, nativeBinding: options.nativeBinding },
     queryCount: () => counter.n,
     changeStamp: () => (closed ? null : stamp()),
-    defineFunction(name, fn) {
-      raw.function(name, { deterministic: true, varargs: true, safeIntegers: true }, (...args: unknown[]) => fn(...args.map(normaliseValue)));
-    },
+    defineFunction: (name, fn) => define(raw, name, fn),
     async optimize() {
       if (closed) return;
       if (stamp() === optimizedAt) return;
@@ -147,3 +115,4 @@ export function openSqlite(file: string, options: { nativeBinding?: string } = {
     },
   };
 }
+

@@ -22,6 +22,8 @@ export interface DocumentDeps {
   readonly files: FilePresenter;
   /** Told of a list whose rows and total took longer than SLOW_LIST_MS to read. */
   readonly slowList?: (model: ContentTypeModel, query: DocumentQuery, ms: number) => void;
+  /** Where SQL-built reads run outside transactions (read-pool.ts); absent or null: on `database.db`. */
+  readonly reads?: () => Db | null;
 }
 
 /** What a caller may see: Strapi leaves out relations whose target the caller may not `find`. */

@@ -5,10 +5,9 @@ import type { DocumentQuery, Pagination } from '../query/ast.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel, Model } from '../schema/types.js';
 import { compileContext, writeEnv, type Access, type DocumentDeps, type FilePresenter } from './context.js';
-import { VALUE_FUNCTION } from '../compiler/json-select.js';
-import type { ScalarType } from '../schema/types.js';
 import { findManyText, findOneText } from './read-text.js';
-import { outputValue } from './serialize.js';
+import { createReadPool } from './read-pool.js';
+import { defineSqlFunctions } from './sql-functions.js';
 import { createIndexAdvisor } from './index-advice.js';
 import { actionLocale, deleteDocumentLocale, discardDraft, documentStatuses, publishDocument, unpublishDocument, type StatusMap } from './manage.js';
 import { countRows } from '../compiler/list.js';
@@ -43,6 +42,8 @@ export interface DocumentServiceDeps {
   readonly verifyReads?: boolean;
   /** Where the advice for lists slower than SLOW_LIST_MS goes (an index that would answer them); none when absent. */
   readonly log?: (message: string) => void;
+  /** Threads that run SQL-built reads beside the server's own (SQLite on a file; read-pool.ts). 0 or absent: none. */
+  readonly readThreads?: number;
 }
 
 /** A read of one page: the model, the parsed query and window, and what the caller may see. */
@@ -80,8 +81,9 @@ export interface PreparedWrite {
 /** The document service: reads, writes and the content manager's actions, each with one object argument. */
 export function createDocumentService(deps: DocumentServiceDeps) {
   const slowList = deps.log ? createIndexAdvisor(deps.log) : undefined;
-  // What SQL-built answers print through JS: values whose stored form SQLite would print otherwise.
-  deps.db.defineFunction?.(VALUE_FUNCTION, (type, value) => JSON.stringify(outputValue(type as ScalarType, value)));
+  if (deps.db.defineFunction) defineSqlFunctions(deps.db.defineFunction);
+  const { readers } = deps.db;
+  const pool = readers && (deps.readThreads ?? 0) > 0 ? createReadPool({ ...readers, threads: deps.readThreads ?? 0, log: deps.log }) : null;
   const strict = deps.verifyReads === true;
   // Bound per call: a schema change between two calls is seen by the second.
   const bound = (): DocumentDeps => ({
@@ -91,6 +93,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     now: deps.clock,
     files: deps.files,
     slowList,
+    reads: pool ? pool.db : undefined,
   });
 
   return {
@@ -199,6 +202,14 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         const rows = await trx.selectFrom(model.table).select('id').where('locale', '=', locale).execute();
         await deleteRows(env, model, rows.map((r) => Number(r.id)));
       }
+    },
+
+    /** The read threads running now and the statements they have answered (none on PostgreSQL or with HEARTH_READ_THREADS=0). */
+    readThreads: (): { readonly threads: number; readonly reads: number } => pool?.stats() ?? { threads: 0, reads: 0 },
+
+    /** Ends the read threads (before the database closes). */
+    close: async (): Promise<void> => {
+      await pool?.close();
     },
 
     /** Deletes what hangs off rows another service deletes (components, media links), inside its transaction. */

@@ -5,6 +5,7 @@ import { countRows } from '../compiler/list.js';
 import type { DocumentQuery, Pagination, PopulateMap } from '../query/ast.js';
 import { paginationMeta } from '../query/pagination.js';
 import type { ContentTypeModel, Model } from '../schema/types.js';
+import type { Db } from '../db/database.js';
 import { MAX_STATEMENT_SHAPES, SLOW_LIST_MS } from '../limits.js';
 import type { Registry } from '../schema/registry.js';
 import { compileContext, type Access, type DocumentDeps } from './context.js';
@@ -78,10 +79,13 @@ function rowExpr(deps: DocumentDeps, model: ContentTypeModel, query: DocumentQue
   return expr;
 }
 
+/** Where this read's statements run: a read thread's connection when there are read threads (read-pool.ts). */
+const readsOf = (deps: DocumentDeps): Db => deps.reads?.() ?? deps.database.db;
+
 /** The rows of a page as JSON texts, or null when not read this way (an error in SQLite is left to the JS path). */
-async function pageTexts(deps: DocumentDeps, model: ContentTypeModel, args: ListArgs, expr: string, strict: boolean): Promise<string[] | null> {
+async function pageTexts(deps: DocumentDeps, db: Db, model: ContentTypeModel, args: ListArgs, expr: string, strict: boolean): Promise<string[] | null> {
   try {
-    return await jsonPage(deps.database.db, compileContext(deps), model, args, expr);
+    return await jsonPage(db, compileContext(deps), model, args, expr);
   } catch (err) {
     if (strict) throw err;
     return null;
@@ -95,9 +99,12 @@ export async function findManyText(deps: DocumentDeps, model: ContentTypeModel, 
   const scope = await scopeOf(deps, model, query, query.filters);
   const fields = query.fields ?? defaultFields(model);
   const started = performance.now();
-  const texts = await pageTexts(deps, model, { scope, fields, sort: query.sort, pagination }, expr, strict);
+  const db = readsOf(deps);
+  const [texts, total] = await Promise.all([
+    pageTexts(deps, db, model, { scope, fields, sort: query.sort, pagination }, expr, strict),
+    pagination.withCount ? countRows(db, compileContext(deps), model, scope) : undefined,
+  ]);
   if (texts === null) return undefined;
-  const total = pagination.withCount ? await countRows(deps.database.db, compileContext(deps), model, scope) : undefined;
   const ms = performance.now() - started;
   if (ms >= SLOW_LIST_MS) deps.slowList?.(model, query, ms);
   return `{"data":[${texts.join(',')}],"meta":${JSON.stringify({ pagination: paginationMeta(pagination, total) })}}`;
@@ -111,7 +118,7 @@ export async function findOneText(deps: DocumentDeps, model: ContentTypeModel, d
   const filters = documentId === null ? query.filters : byDocument(documentId, query.filters);
   const scope = await scopeOf(deps, model, query, filters);
   const fields = query.fields ?? defaultFields(model);
-  const texts = await pageTexts(deps, model, { scope, fields, sort: query.sort, pagination: { mode: 'offset', start: 0, limit: 1, withCount: false } }, expr, strict);
+  const texts = await pageTexts(deps, readsOf(deps), model, { scope, fields, sort: query.sort, pagination: { mode: 'offset', start: 0, limit: 1, withCount: false } }, expr, strict);
   if (texts === null) return undefined;
   const [entry] = texts;
   return entry === undefined ? null : `{"data":${entry},"meta":{}}`;

@@ -40,7 +40,8 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
   // In the postgres project, the data dir's own database (the same one when a test restarts a server on it).
-  const env = { ...(options.database === 'sqlite' ? {} : await databaseEnvFor(dataDir)), ...options.env };
+  // One read thread whatever the machine's cores: SQL-built reads are checked (verifyReads) as they run in production.
+  const env = { HEARTH_READ_THREADS: '1', ...(options.database === 'sqlite' ? {} : await databaseEnvFor(dataDir)), ...options.env };
   const config = resolveConfig(
     { data: dataDir, schemas: options.schemas ?? FIXTURE_PROJECT, port: '0', host: '127.0.0.1', acceptSchemaChanges: options.acceptSchemaChanges ?? false },
     env,
