@@ -60,7 +60,7 @@ describe('read threads', () => {
     expect(one.rating).toBe(2.25);
     const after = server.server.services.documents.readThreads();
     if (sqlite()) {
-      // The page, its count and the single document: statements answered by the threads.
+      // The sorted page (its ids, then its rows' JSON) and the single document: statements answered by the threads.
       expect(after.reads - before.reads).toBeGreaterThanOrEqual(3);
       expect(after.threads).toBe(2);
     } else {
