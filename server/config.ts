@@ -119,6 +119,14 @@ function s3Config(env: NodeJS.ProcessEnv): S3Config {
   };
 }
 
+/**
+ * Read threads when HEARTH_READ_THREADS is unset: none on one core (a thread would only take turns
+ * with the server's), else DEFAULT_READ_THREADS_MAX. Two threads beat one even on two cores: the
+ * server's thread, sending and receiving, leaves its core part idle (bench: computed populate=*
+ * 850 req/s with one thread, 1,130 with two, on two cores).
+ */
+export const defaultReadThreads = (cores: number): number => (cores < 2 ? 0 : DEFAULT_READ_THREADS_MAX);
+
 function flag(name: string, text: string | undefined, fallback: boolean): boolean {
   if (text === undefined || text === '') return fallback;
   const value = text.toLowerCase();
@@ -173,7 +181,7 @@ export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = proce
     allowedHosts: (env.HEARTH_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     corsOrigins: corsOrigins(env.HEARTH_CORS_ORIGINS),
     responseCache: flag('HEARTH_RESPONSE_CACHE', env.HEARTH_RESPONSE_CACHE, true),
-    readThreads: integer('HEARTH_READ_THREADS', env.HEARTH_READ_THREADS, Math.min(DEFAULT_READ_THREADS_MAX, availableParallelism() - 1), 0, READ_THREADS_MAX),
+    readThreads: integer('HEARTH_READ_THREADS', env.HEARTH_READ_THREADS, defaultReadThreads(availableParallelism()), 0, READ_THREADS_MAX),
     defaultLimit: integer('API_REST_DEFAULT_LIMIT', env.API_REST_DEFAULT_LIMIT, DEFAULT_PAGE_SIZE, 1),
     maxLimit: maxLimit === 0 ? null : maxLimit,
     uploadSizeLimit: integer('UPLOAD_SIZE_LIMIT', env.UPLOAD_SIZE_LIMIT, DEFAULT_UPLOAD_SIZE_LIMIT, 1),

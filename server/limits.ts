@@ -98,8 +98,8 @@ export const IMAGE_WORK_CONCURRENCY = 1;
 export const IMAGE_THREADS = 2;
 
 /**
- * Read threads on SQLite by default (documents/read-pool.ts): one fewer than the machine's cores,
- * at most this many (HEARTH_READ_THREADS overrides; 0 runs every read on the server's thread).
+ * Read threads on SQLite by default on a machine of two cores or more (documents/read-pool.ts;
+ * HEARTH_READ_THREADS overrides; 0 runs every read on the server's thread).
  */
 export const DEFAULT_READ_THREADS_MAX = 2;
 /** The most read threads HEARTH_READ_THREADS may ask for (each holds a connection and a JS heap). */

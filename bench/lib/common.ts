@@ -11,6 +11,7 @@ export const MiB = 1024 * 1024;
 /** Scenario names the targets refer to. */
 export const POPULATE_STAR = 'list, populate=*';
 export const FILTER_SORT = 'filter + sort';
+export const DEEP_POPULATE = 'deep populate';
 export const MARKETING_PAGE = 'marketing page, dynamic zone';
 
 /** Progress and diagnostics go to stderr; stdout carries the report only. */

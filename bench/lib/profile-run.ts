@@ -45,7 +45,14 @@ export interface ProfileArgs {
 /** Statement timings of a server run with sql-trace.mjs preloaded. */
 async function sqlTimings(a: ProfileArgs, env: NodeJS.ProcessEnv, load: Omit<LoadArgs, 'origin' | 'serverPid'>) {
   const traceFile = join(a.work, `sql-trace-${a.cache ? 'cache' : 'nocache'}.json`);
-  const traced = await startHearth({ dataDir: a.dataDir, schemas: SCHEMAS, env: { ...env, HEARTH_BENCH_SQL_TRACE: traceFile }, cpu: a.cpu, nodeArgs: ['--import', pathToFileURL(SQL_TRACE).href] });
+  // Without read threads: the preload times the statements of the server's thread only (each read thread loads its own better-sqlite3).
+  const traced = await startHearth({
+    dataDir: a.dataDir,
+    schemas: SCHEMAS,
+    env: { ...env, HEARTH_BENCH_SQL_TRACE: traceFile, HEARTH_READ_THREADS: '0' },
+    cpu: a.cpu,
+    nodeArgs: ['--import', pathToFileURL(SQL_TRACE).href],
+  });
   let wallMsPerRequest: number;
   let completed: number;
   try {
@@ -80,8 +87,9 @@ export async function profileRun(a: ProfileArgs): Promise<ProfileResult> {
   } finally {
     await hearth.stop();
   }
-  const [file] = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'));
-  if (!file) throw new Error('the server wrote no .cpuprofile');
+  // One profile per thread (`CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile`): the server's own thread is 0; read threads do SQLite's work.
+  const [file] = (await readdir(dir)).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f));
+  if (!file) throw new Error("the server wrote no .cpuprofile for its main thread");
   const kept = join(RESULTS, a.fileName);
   await copyFile(join(dir, file), kept);
   const summary = await summarizeProfile(kept, 40);

@@ -154,7 +154,7 @@ function imageBombRows(b: ImageBombOutcome | null | undefined): string[] {
 function profileSection(p: ProfileResult): string[] {
   const lines: string[] = [];
   lines.push('', `## CPU profile: list populate=\\*, ${p.label} (${num(p.rps)} req/s while profiling; ${num(p.summary.totalMs)} ms sampled, idle excluded)`, '');
-  lines.push(`Raw profile: \`${p.file.slice(p.file.lastIndexOf('bench/'))}\` (open in Chrome DevTools).`, '');
+  lines.push(`Raw profile: \`${p.file.slice(p.file.lastIndexOf('bench/'))}\` (open in Chrome DevTools). The server's own thread; computed answers' SQL runs on read threads (HEARTH_READ_THREADS), profiled apart.`, '');
   lines.push('Self time by area:', '', '| Area | Self % |', '|---|---:|');
   for (const a of p.summary.byArea.slice(0, 15)) lines.push(`| ${a.area} | ${a.pct.toFixed(1)}% |`);
   lines.push('', 'Top functions by self time:', '', '| Function | Self % | Total % |', '|---|---:|---:|');
@@ -189,7 +189,7 @@ export function toMarkdown(r: BenchResults): string {
   lines.push(`Run ${r.startedAt} – ${r.finishedAt} with \`npm run bench -- --docs ${o.docs}\` (${o.connections} connections, ${o.warmup} s warm-up + ${o.duration} s per run${o.pin ? ', server pinned to CPU 1, load generator to CPU 0' : ''}).`, '');
   lines.push(`**Machine:** ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB RAM, ${m.os}, Node ${m.node}. Hearth ${m.commit ?? '(unknown commit)'}, dist/ built ${m.distBuiltAt ?? '?'}.`, '');
   lines.push(
-    `Server: \`node bin/hearth.js serve\` (a snapshot of dist/ taken at the start) as a child process, \`UPLOAD_SIZE_LIMIT=${r.uploadLimit}\`; seeding and its scaling checkpoints on a server of their own with \`HEARTH_RESPONSE_CACHE=false\` (the checkpoints time the queries, not the cache); load: autocannon in the bench process; ceiling: a plain \`node:http\` process answering the exact bytes Hearth returned for the same URL. ` +
+    `Server: \`node bin/hearth.js serve\` (a snapshot of dist/ taken at the start) as a child process, \`UPLOAD_SIZE_LIMIT=${r.uploadLimit}\`, read threads as by default (two on two cores or more); seeding and its scaling checkpoints on a server of their own with \`HEARTH_RESPONSE_CACHE=false\` (the checkpoints time the queries, not the cache); load: autocannon in the bench process; ceiling: a plain \`node:http\` process answering the exact bytes Hearth returned for the same URL. ` +
       (r.seeding.reusedFrom ? `Data reused from ${r.seeding.reusedFrom} (\`--reuse\`): no seeding in this run; seeding figures and scaling checkpoints are from that run. ` : '') +
       `Seeded ${num(r.seeding.docs)} recipes through \`POST /api/recipes\` in ${num(r.seeding.seconds, 1)} s (${num(r.seeding.perSecond)}/s, ${r.seeding.concurrency} in flight). ` +
       'Recipe: D&P on; manyToOne cuisine (-> manyToOne region), manyToMany tags (D&P off), component `recipe.nutrition`, repeatable `recipe.ingredient`, dynamic zone (`recipe.step`, `recipe.tip`), `blocks` body' +

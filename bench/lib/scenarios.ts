@@ -1,5 +1,5 @@
 import type { Ceiling } from './ceiling.js';
-import { FILTER_SORT, FILTER_SORT_QUERY, MARKETING_PAGE, POPULATE_STAR, log, query } from './common.js';
+import { DEEP_POPULATE, FILTER_SORT, FILTER_SORT_QUERY, MARKETING_PAGE, POPULATE_STAR, log, query } from './common.js';
 import { FILTER_CUISINE } from './data.js';
 import { send } from './http.js';
 import { measureQuietly, type LoadResult } from './load.js';
@@ -32,7 +32,7 @@ export function scenarios(docs: number, ids: readonly string[], pages: readonly 
   return [
     { name: 'list', method: 'GET', paths: ['/api/recipes'], read: true, note: 'first page, 25 documents, scalar fields' },
     { name: POPULATE_STAR, method: 'GET', paths: [`/api/recipes?${query({ populate: '*' })}`], read: true, note: 'one level: cuisine, tags, nutrition, ingredients, sections' },
-    { name: 'deep populate', method: 'GET', paths: [`/api/recipes?${query({ populate: deep })}`], read: true, note: 'two relation levels (cuisine -> region) plus components and dynamic-zone fragments' },
+    { name: DEEP_POPULATE, method: 'GET', paths: [`/api/recipes?${query({ populate: deep })}`], read: true, note: 'two relation levels (cuisine -> region) plus components and dynamic-zone fragments' },
     { name: FILTER_SORT, method: 'GET', paths: [`/api/recipes?${FILTER_SORT_QUERY}`], read: true, note: 'two scalar filters, sort on an unindexed decimal' },
     {
       name: 'filter through a relation',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultReadThreads, resolveConfig } from '../../server/config.js';
 import type { Database } from '../../server/db/database.js';
 import { openSqlite } from '../../server/db/sqlite.js';
 import { createReadPool, type ReadPool } from '../../server/documents/read-pool.js';
@@ -91,5 +92,20 @@ describe('the change stamp', () => {
     });
     expect(during).not.toBeNull();
     expect(database.changeStamp()).not.toBe(during);
+  });
+});
+
+describe('HEARTH_READ_THREADS', () => {
+  const threadsOf = (value: string | undefined) => resolveConfig({ data: tmpdir() }, value === undefined ? {} : { HEARTH_READ_THREADS: value }).readThreads;
+
+  it('defaults to none on one core and two on more', () => {
+    expect([1, 2, 4, 64].map(defaultReadThreads)).toEqual([0, 2, 2, 2]);
+  });
+
+  it('takes a whole number from 0 to 16, else refuses to start with the reason', () => {
+    expect(threadsOf('0')).toBe(0);
+    expect(threadsOf('3')).toBe(3);
+    expect(() => threadsOf('17')).toThrow('HEARTH_READ_THREADS must be a whole number between 0 and 16 (got "17")');
+    expect(() => threadsOf('two')).toThrow('HEARTH_READ_THREADS must be a whole number between 0 and 16 (got "two")');
   });
 });
