@@ -40,7 +40,7 @@ function computedTarget(r: Omit<BenchResults, 'targets' | 'finishedAt'>): Target
   const measured = runs
     .map(({ name, start, s }) => {
       const n = s?.noCache;
-      const ceiling = s?.ceiling ? `, ${pct((n?.rps ?? 0) / s.ceiling.rps)} of the ceiling` : '';
+      const ceiling = s?.ceiling ? `, ${(((n?.rps ?? 0) / s.ceiling.rps) * 100).toFixed(1)}% of the ceiling` : '';
       return `${name} ${(n?.rps ?? 0).toFixed(0)} req/s (${((n?.rps ?? 0) / start).toFixed(2)}x${ceiling}, p99 ${n?.p99} ms)`;
     })
     .join('; ');
