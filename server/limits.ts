@@ -104,6 +104,8 @@ export const IMAGE_THREADS = 2;
 export const DEFAULT_READ_THREADS_MAX = 2;
 /** The most read threads HEARTH_READ_THREADS may ask for (each holds a connection and a JS heap). */
 export const READ_THREADS_MAX = 16;
+/** Read threads end after this long without a statement (about 11 MB each); the next computed read starts them again (tens of ms). */
+export const READ_THREADS_IDLE_MS = 60_000;
 
 /** An admin session ends after this long without a request (renewed by use). */
 export const ADMIN_SESSION_IDLE_MS = 30 * 60 * 1000;

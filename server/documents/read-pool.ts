@@ -14,6 +14,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import type { Db, HearthDB, Row } from '../db/database.js';
+import { READ_THREADS_IDLE_MS } from '../limits.js';
 
 /**
  * Read threads for SQL-built answers (read-text.ts) on SQLite. better-sqlite3 runs a statement on
@@ -50,6 +51,8 @@ interface Thread {
   readonly worker: Worker;
   readonly waiting: Map<number, Waiting>;
   ended: boolean;
+  /** Ended by the pool after READ_THREADS_IDLE_MS without reads (the next read starts new threads). */
+  retired: boolean;
 }
 
 export interface ReadPool {
@@ -83,8 +86,10 @@ function workerScript(): Script | null {
   }
 }
 
-export function createReadPool(options: { file: string; nativeBinding?: string; threads: number; log?: (message: string) => void }): ReadPool {
+export function createReadPool(options: { file: string; nativeBinding?: string; threads: number; idleMs?: number; log?: (message: string) => void }): ReadPool {
   let threads: Thread[] | null = null;
+  const idleMs = options.idleMs ?? READ_THREADS_IDLE_MS;
+  let idleTimer: NodeJS.Timeout | null = null;
   let off = options.threads < 1;
   let nextId = 0;
   let reads = 0;
@@ -104,12 +109,13 @@ export function createReadPool(options: { file: string; nativeBinding?: string; 
     }
     return Array.from({ length: options.threads }, () => {
       const worker = script.kind === 'file' ? new Worker(script.url, { workerData: data }) : new Worker(script.code, { eval: true, workerData: data });
-      const thread: Thread = { worker, waiting: new Map(), ended: false };
+      const thread: Thread = { worker, waiting: new Map(), ended: false, retired: false };
       worker.on('message', (reply: ReadReply) => {
         const waiting = thread.waiting.get(reply.id);
         if (!waiting) return;
         thread.waiting.delete(reply.id);
         reads++;
+        if (thread.waiting.size === 0) idleSoon();
         if ('rows' in reply) waiting.resolve(reply.rows);
         else waiting.reject(Object.assign(new Error(reply.error.message), reply.error.code === undefined ? {} : { code: reply.error.code }));
       });
@@ -122,7 +128,7 @@ export function createReadPool(options: { file: string; nativeBinding?: string; 
       });
       worker.on('exit', () => {
         thread.ended = true;
-        off = true;
+        if (!thread.retired) off = true;
         fail(thread, new Error('read thread ended'));
       });
       // Idle threads do not keep a process alive (the server does while it runs).
@@ -131,7 +137,27 @@ export function createReadPool(options: { file: string; nativeBinding?: string; 
     });
   };
 
+  /** Ends the threads once READ_THREADS_IDLE_MS passes without a statement: their memory goes back (a desktop app idles most of the day). */
+  const idleSoon = (): void => {
+    if (idleTimer !== null || threads === null || threads.some((t) => t.waiting.size > 0)) return;
+    idleTimer = setTimeout(() => {
+      idleTimer = null;
+      const idle = threads ?? [];
+      if (off || idle.some((t) => t.waiting.size > 0)) return;
+      threads = null;
+      for (const thread of idle) {
+        thread.retired = true;
+        thread.worker.postMessage({ close: true });
+      }
+    }, idleMs);
+    idleTimer.unref();
+  };
+
   const run = (sql: string, parameters: readonly unknown[]): Promise<Row[]> => {
+    if (idleTimer !== null) {
+      clearTimeout(idleTimer);
+      idleTimer = null;
+    }
     threads ??= start();
     if (off || threads === null || threads.length === 0) return Promise.reject(new Error('read threads are off'));
     let thread = threads[0] as Thread;
@@ -173,6 +199,8 @@ export function createReadPool(options: { file: string; nativeBinding?: string; 
     db: () => (off ? null : kysely),
     stats: () => ({ threads: (threads ?? []).filter((thread) => !thread.ended).length, reads }),
     async close() {
+      if (idleTimer !== null) clearTimeout(idleTimer);
+      idleTimer = null;
       const running = threads ?? [];
       off = true;
       threads = [];

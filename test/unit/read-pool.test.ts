@@ -12,11 +12,11 @@ import { createReadPool, type ReadPool } from '../../server/documents/read-pool.
 
 const opened: { dir: string; database: Database; pool: ReadPool | null }[] = [];
 
-async function setUp(threads = 1) {
+async function setUp(threads = 1, idleMs?: number) {
   const dir = await mkdtemp(join(tmpdir(), 'hearth-read-pool-'));
   const database = openSqlite(join(dir, 'hearth.db'));
   await sql`create table notes (id integer primary key, body text, big integer)`.execute(database.db);
-  const pool = database.readers ? createReadPool({ ...database.readers, threads }) : null;
+  const pool = database.readers ? createReadPool({ ...database.readers, threads, ...(idleMs === undefined ? {} : { idleMs }) }) : null;
   opened.push({ dir, database, pool });
   return { database, pool };
 }
@@ -73,6 +73,20 @@ describe('read threads', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('end after a while without reads, and start again at the next one', async () => {
+    const { database, pool } = await setUp(2, 100);
+    if (pool === null) throw new Error('a SQLite file has readers');
+    await sql`insert into notes (body) values ('one')`.execute(database.db);
+    expect(await bodies(pool)).toEqual(['one']);
+    expect(pool.stats().threads).toBe(2);
+    const ended = Date.now() + 5000;
+    while (pool.stats().threads > 0 && Date.now() < ended) await new Promise((r) => setTimeout(r, 25));
+    expect(pool.stats().threads).toBe(0);
+    await sql`insert into notes (body) values ('two')`.execute(database.db);
+    expect(await bodies(pool)).toEqual(['one', 'two']);
+    expect(pool.stats()).toEqual({ threads: 2, reads: 2 });
   });
 
   it('are none for an in-memory database', () => {
