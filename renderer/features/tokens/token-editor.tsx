@@ -2,28 +2,16 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { dataOf } from '../../api/decode';
 import { describeError, fieldErrorMap } from '../../api/errors';
-import { actionGroupsDecoder, tokenDecoder, tokenWithKeyDecoder, type TokenType } from '../../api/types';
+import { actionGroupsDecoder, tokenDecoder, type TokenType } from '../../api/types';
 import { useLoad } from '../../api/use-load';
 import { describedBy, Field } from '../../components/field';
 import { EmptyState, ErrorNotice, Loading, PageHeader } from '../../components/feedback';
 import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
 import { PermissionsPicker } from './permissions-picker';
+import { createApiToken, TOKEN_DURATIONS, TOKEN_TYPES } from './token-api';
 import { TokenReveal } from './token-reveal';
 import { when } from './tokens-screen';
-
-const DAY_MS = 86_400_000;
-const DURATIONS = [
-  { value: '7', label: '7 days' },
-  { value: '30', label: '30 days' },
-  { value: '90', label: '90 days' },
-  { value: '', label: 'Unlimited' },
-] as const;
-const TYPES: readonly { value: TokenType; label: string; hint: string }[] = [
-  { value: 'read-only', label: 'Read-only', hint: 'find and findOne on every type and on files' },
-  { value: 'full-access', label: 'Full access', hint: 'every action' },
-  { value: 'custom', label: 'Custom', hint: 'only the actions you choose' },
-];
 
 interface TokenForm {
   readonly name: string;
@@ -66,8 +54,7 @@ export function TokenEditor() {
         notify('Token saved');
         existing.reload();
       } else {
-        const lifespan = form.duration === '' ? null : Number(form.duration) * DAY_MS;
-        const answer = tokenWithKeyDecoder(await client.post('/admin/api/api-tokens', { ...body, lifespan }));
+        const answer = await createApiToken({ client, token: form });
         setCreated(answer.accessKey);
         notify('Token created');
       }
@@ -112,7 +99,7 @@ export function TokenEditor() {
           </Field>
           <Field id="token-duration" label="Duration" hint={token ? 'Fixed when the token was created.' : undefined}>
             <select id="token-duration" value={form.duration} disabled={token !== null && token !== undefined} onChange={(e) => setForm({ ...form, duration: e.target.value })}>
-              {DURATIONS.map((d) => (
+              {TOKEN_DURATIONS.map((d) => (
                 <option key={d.value} value={d.value}>
                   {d.label}
                 </option>
@@ -125,7 +112,7 @@ export function TokenEditor() {
         </Field>
         <fieldset className="checks">
           <legend className="field-label">Token type</legend>
-          {TYPES.map((t) => (
+          {TOKEN_TYPES.map((t) => (
             <div className="check" key={t.value}>
               <input id={`token-type-${t.value}`} type="radio" name="token-type" checked={form.type === t.value} onChange={() => setForm({ ...form, type: t.value })} aria-describedby={`token-type-${t.value}-hint`} />
               <label htmlFor={`token-type-${t.value}`}>{t.label}</label>
