@@ -13,6 +13,7 @@ import { ContentList } from './features/content/content-list';
 import { EditScreen } from './features/content/edit-screen';
 import { MediaLibrary } from './features/media/media-library';
 import { SettingsScreen } from './features/settings/settings-screen';
+import { AssistantScreen } from './features/assistant/assistant-screen';
 import { TokenEditor } from './features/tokens/token-editor';
 import { TokensScreen } from './features/tokens/tokens-screen';
 import { ProfileScreen } from './features/profile/profile-screen';
@@ -43,6 +44,7 @@ const SCREENS: RouteObject[] = [
   { path: 'users/roles/:id', element: <RoleEditor /> },
   { path: 'users/settings', element: <UsersSettingsScreen /> },
   { path: 'settings', element: <SettingsScreen /> },
+  { path: 'settings/ai-assistant', element: <AssistantScreen /> },
   { path: 'profile', element: <ProfileScreen /> },
   { path: '*', element: <EmptyState title="Page not found">This address does not lead to a screen of Hearth.</EmptyState> },
 ];
