@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unlabelledControls } from './support/a11y.js';
 import { AppNav, loginAsOwner } from './support/auth-pages.js';
 import { data, dataList } from './support/api.js';
 import { captureFailures, registerOwner, screenshot, startE2E, type E2E } from './support/harness.js';
@@ -35,6 +36,7 @@ describe('19. connect an AI assistant', () => {
     await new AppNav(page).go('Settings');
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Connect an AI assistant' }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'Connect an AI assistant' }));
+    expect(await unlabelledControls(page)).toEqual([]);
     await page.getByRole('radio', { name: 'Read-only' }).check();
     await page.getByRole('button', { name: 'Create token and show configuration' }).click();
 
@@ -59,6 +61,7 @@ describe('19. connect an AI assistant', () => {
 
     // HTTP: the running server's /mcp with the token as a bearer.
     await page.getByRole('radio', { name: 'HTTP' }).check();
+    expect(await unlabelledControls(page)).toEqual([]);
     const url = `${server.url}/mcp`;
     expect(await page.getByTestId('assistant-mcp-url').innerText()).toBe(url);
     const headers = { Authorization: `Bearer ${token}` };
