@@ -5,6 +5,7 @@ import { adminRoles } from './http/admin-roles.js';
 import { adminUi } from './http/admin-ui.js';
 import { contentApi, holdRegistry } from './http/content-api.js';
 import { finalErrorHandler } from './http/error-handler.js';
+import { openApiRoute } from './http/openapi.js';
 import { cors, hostCheck, originPolicy } from './http/guards.js';
 import { sendError } from './http/respond.js';
 import { staticUploads } from './http/static-uploads.js';
@@ -25,6 +26,7 @@ export function createApp(services: Services): express.Express {
     res.status(204).end();
   });
   app.use('/uploads', staticUploads(services.uploads.localDir));
+  app.get('/hearth/openapi.json', openApiRoute(services));
   app.use('/api', cors(originPolicy(services.config)));
   app.use('/api/upload', uploadApi(services));
   app.use('/api', usersApi(services));
