@@ -3,6 +3,7 @@ import { notFound } from './errors/app-error.js';
 import { adminApi } from './http/admin-api.js';
 import { adminRoles } from './http/admin-roles.js';
 import { adminUi } from './http/admin-ui.js';
+import { webhookRoutes } from './http/admin-webhooks.js';
 import { contentApi, holdRegistry } from './http/content-api.js';
 import { finalErrorHandler } from './http/error-handler.js';
 import { openApiRoute } from './http/openapi.js';
@@ -31,7 +32,7 @@ export function createApp(services: Services): express.Express {
   app.use('/api/upload', uploadApi(services));
   app.use('/api', usersApi(services));
   app.use('/api', contentApi(services));
-  app.use('/admin/api', adminApi(services, { extraRoutes: [adminRoles(services)] }));
+  app.use('/admin/api', adminApi(services, { extraRoutes: [adminRoles(services), webhookRoutes(services)] }));
   app.use('/admin', adminUi(services.adminUiDir, services.config));
   app.use((_req: Request, res: Response) => sendError(res, notFound()));
   app.use(finalErrorHandler(services.log));

@@ -26,6 +26,7 @@ import { openUploads, type Uploads } from './uploads/uploads.js';
 import { createUsers } from './users/users.js';
 import { USERS_PERMISSIONS } from './users/models.js';
 import { listenError } from './errors/app-error.js';
+import { createWebhooks } from './webhooks/index.js';
 
 /** What the desktop shell needs to build its configuration: main/ imports server/index.ts only. */
 export { resolveConfig, type HearthConfig } from './config.js';
@@ -42,6 +43,8 @@ export interface StartOptions {
   readonly adminUiDir?: string;
   /** Tests: every SQL-built read answer is checked against the JS path's (the document service's verifyReads). */
   readonly verifyReads?: boolean;
+  /** Tests: the first wait before a failed webhook delivery is retried (default WEBHOOK_RETRY_BASE_MS). */
+  readonly webhookRetryBaseMs?: number;
 }
 
 /** A running Hearth: its URL, its services (for tests and the desktop shell), and a graceful close. */
@@ -177,7 +180,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await dir.database.close();
     throw err;
   }
+  const webhooks = createWebhooks({ db: dir.database.db, now, log, retryBaseMs: options.webhookRetryBaseMs });
   const documents = createDocumentService({
+    events: webhooks.events,
     db: dir.database,
     registry: () => schemas.current(),
     locales: dir.locales,
@@ -223,6 +228,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     registry: () => schemas.current(),
     documents,
     projectCode,
+    webhooks,
     desktopSecret: options.desktopSecret ?? null,
     admin,
     schemas,
@@ -247,6 +253,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     dir.database.optimize().catch((err: unknown) => log(`database: refreshing statistics failed: ${err instanceof Error ? err.message : String(err)}`));
   }, OPTIMIZE_INTERVAL_MS);
   optimizer.unref();
+  // Deliveries a previous run left pending go now.
+  webhooks.start();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | null = null;
   return {
@@ -260,6 +268,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         clearInterval(optimizer);
         watch.close();
         await schemas.idle();
+        await webhooks.close();
         uploads.close();
         await documents.close();
         await dir.database.close();

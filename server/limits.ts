@@ -192,3 +192,16 @@ export const TRANSFER_ASSET_CHUNK_BYTES = 64 * 1024;
 export const WRITE_MAX_STATEMENT_PARAMETERS = 10_000;
 /** Terms of one compound SELECT (UNION ALL) of the write path: SQLite refuses more than 500 (SQLITE_MAX_COMPOUND_SELECT). */
 export const WRITE_MAX_COMPOUND_TERMS = 500;
+
+/** A webhook delivery that has no answer after this long is aborted (Strapi's AbortSignal.timeout(10000)) and retried. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** Attempts of one delivery (network error, timeout or non-2xx each use one) before it is marked failed. */
+export const WEBHOOK_MAX_ATTEMPTS = 10;
+/** Wait before the second attempt; each later one waits twice the previous (exponential backoff). */
+export const WEBHOOK_RETRY_BASE_MS = 1000;
+/** Longest wait between two attempts of a delivery. */
+export const WEBHOOK_RETRY_MAX_MS = 10 * 60 * 1000;
+/** Deliveries a webhook's log (`GET /admin/api/webhooks/:id/deliveries`) lists, newest first. */
+export const WEBHOOK_DELIVERY_LOG_LIMIT = 100;
+/** Characters of a receiver's answer kept as a delivery's error or a trigger's `message`. */
+export const WEBHOOK_MESSAGE_MAX_CHARS = 1000;

@@ -14,6 +14,7 @@ import type { ResponseCache } from './cache/response-cache.js';
 import type { Users } from './users/users.js';
 import type { ProjectCode } from './project-code/index.js';
 import type { Logger } from './logger.js';
+import type { Webhooks } from './webhooks/index.js';
 
 /** Everything the HTTP layer calls into, built once by startServer. */
 export interface Services {
@@ -48,5 +49,7 @@ export interface Services {
   readonly documents: DocumentService;
   /** The project's route and middleware code as read at start-up: core routes' query defaults, and what is not run. */
   readonly projectCode: ProjectCode;
+  /** Webhooks: their store, the outbox writes record events into, delivery (webhooks/index.ts). */
+  readonly webhooks: Webhooks;
 }
 

@@ -220,6 +220,44 @@ const MIGRATIONS: readonly Migration[] = [
       await db.schema.createIndex('up_sessions_family_idx').on('up_sessions').column('family_id').execute();
     },
   },
+  {
+    version: 4,
+    description: 'webhooks, their outbox of events and the delivery of each event to each webhook',
+    async up(db, kind) {
+      await createIdTable(kind, db, 'hearth_webhooks', (t) =>
+        t
+          .addColumn('name', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('url', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('headers', internalType(kind, 'text'), (c) => c.notNull().defaultTo('{}'))
+          .addColumn('events', internalType(kind, 'text'), (c) => c.notNull().defaultTo('[]'))
+          .addColumn('enabled', internalType(kind, 'integer'), (c) => c.notNull().defaultTo(1))
+          .addColumn('secret', internalType(kind, 'text'))
+          .addColumn('created_at', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('updated_at', internalType(kind, 'text'), (c) => c.notNull()),
+      );
+      await createIdTable(kind, db, 'hearth_webhook_events', (t) =>
+        t
+          .addColumn('event', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('payload', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('created_at', internalType(kind, 'text'), (c) => c.notNull()),
+      );
+      await createIdTable(kind, db, 'hearth_webhook_deliveries', (t) =>
+        t
+          .addColumn('event_id', internalType(kind, 'integer'), (c) => c.notNull().references('hearth_webhook_events.id').onDelete('cascade'))
+          .addColumn('webhook_id', internalType(kind, 'integer'), (c) => c.notNull())
+          .addColumn('status', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('attempts', internalType(kind, 'integer'), (c) => c.notNull().defaultTo(0))
+          .addColumn('next_at', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('response_status', internalType(kind, 'integer'))
+          .addColumn('error', internalType(kind, 'text'))
+          .addColumn('created_at', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('updated_at', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('delivered_at', internalType(kind, 'text')),
+      );
+      await db.schema.createIndex('hearth_webhook_deliveries_pending_idx').on('hearth_webhook_deliveries').columns(['status', 'webhook_id', 'id']).execute();
+      await db.schema.createIndex('hearth_webhook_deliveries_webhook_idx').on('hearth_webhook_deliveries').columns(['webhook_id', 'id']).execute();
+    },
+  },
 ];
 
 /** The newest internal schema version this build knows. */

@@ -45,6 +45,13 @@ export const USER_ROLE_LINK_TABLE = 'up_users_role_lnk';
 /** Refresh-token sessions (Strapi keeps them in `strapi_sessions`). */
 export const SESSIONS_TABLE = 'up_sessions';
 
+/** Webhooks (`/admin/api/webhooks`, `hearth webhook`). */
+export const WEBHOOKS_TABLE = 'hearth_webhooks';
+/** The outbox: each webhook event, recorded in the transaction of the write that raised it. */
+export const WEBHOOK_EVENTS_TABLE = 'hearth_webhook_events';
+/** One event's delivery to one webhook: pending, delivered or failed, with its attempts. */
+export const WEBHOOK_DELIVERIES_TABLE = 'hearth_webhook_deliveries';
+
 /** A row of hearth_meta. */
 export type MetaTable = { key: string; value: string };
 
@@ -226,6 +233,49 @@ export type SessionTable = {
   created_at: string;
 };
 
+/** A row of hearth_webhooks. */
+export type WebhookTable = {
+  id: Generated<number>;
+  name: string;
+  url: string;
+  /** JSON object of header names to values, in insertion order. */
+  headers: Generated<string>;
+  /** JSON array of event names. */
+  events: Generated<string>;
+  /** 0/1. */
+  enabled: Generated<number>;
+  /** HMAC key of X-Hearth-Signature; null: bodies are not signed. */
+  secret: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+/** A row of hearth_webhook_events. */
+export type WebhookEventTable = {
+  id: Generated<number>;
+  event: string;
+  /** JSON object: the body's keys after `event` and `createdAt` (`model, uid, entry` or `media`), in order. */
+  payload: string;
+  created_at: string;
+};
+
+/** A row of hearth_webhook_deliveries. */
+export type WebhookDeliveryTable = {
+  id: Generated<number>;
+  event_id: number;
+  webhook_id: number;
+  /** `pending`, `delivered`, `failed` (attempts used up) or `skipped` (webhook disabled or removed meanwhile). */
+  status: string;
+  attempts: Generated<number>;
+  /** ISO time of the next attempt. */
+  next_at: string;
+  response_status: number | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+};
+
 /** Hearth's own tables, for Kysely: `Db` is typed with these beside the run-time content tables. */
 export type SystemTables = {
   [META_TABLE]: MetaTable;
@@ -244,4 +294,7 @@ export type SystemTables = {
   [USERS_TABLE]: UserTable;
   [USER_ROLE_LINK_TABLE]: UserRoleLinkTable;
   [SESSIONS_TABLE]: SessionTable;
+  [WEBHOOKS_TABLE]: WebhookTable;
+  [WEBHOOK_EVENTS_TABLE]: WebhookEventTable;
+  [WEBHOOK_DELIVERIES_TABLE]: WebhookDeliveryTable;
 };

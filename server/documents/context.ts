@@ -5,6 +5,7 @@ import type { Registry } from '../schema/registry.js';
 import type { WriteEnv } from './store.js';
 import type { DocumentQuery } from '../query/ast.js';
 import type { ContentTypeModel } from '../schema/types.js';
+import type { EventSink } from './events.js';
 
 /** Finishes populated file objects (absolute or signed URLs); `asStored`: it leaves every file as stored. */
 export interface FilePresenter {
@@ -24,6 +25,8 @@ export interface DocumentDeps {
   readonly slowList?: (model: ContentTypeModel, query: DocumentQuery, ms: number) => void;
   /** Where SQL-built reads run outside transactions (read-pool.ts); absent or null: on `database.db`. */
   readonly reads?: () => Db | null;
+  /** Where webhook events are recorded, in the write's transaction (events.ts); absent: none. */
+  readonly events?: EventSink;
 }
 
 /** What a caller may see: Strapi leaves out relations whose target the caller may not `find`. */

@@ -17,6 +17,7 @@ import { missingRelations, resolveBodyRefs, writeRelational, type WriteScope } f
 import { deleteChildren, deleteRows } from './delete-rows.js';
 import { toV4Data } from './v4.js';
 import { createDocument, deleteDocument, updateDocument } from './writer.js';
+import type { EventSink } from './events.js';
 
 /**
  * The document service's front door: everything outside `documents/` reads and writes documents
@@ -44,6 +45,8 @@ export interface DocumentServiceDeps {
   readonly log?: (message: string) => void;
   /** Threads that run SQL-built reads beside the server's own (SQLite on a file; read-pool.ts). 0 or absent: none. */
   readonly readThreads?: number;
+  /** Where webhook events are recorded, in each write's transaction (the webhooks outbox); absent: none. */
+  readonly events?: EventSink;
 }
 
 /** A read of one page: the model, the parsed query and window, and what the caller may see. */
@@ -94,6 +97,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     files: deps.files,
     slowList,
     reads: pool ? pool.db : undefined,
+    events: deps.events,
   });
 
   return {
@@ -228,6 +232,7 @@ function same(fast: string | null, slow: string | null): void {
 export type DocumentService = ReturnType<typeof createDocumentService>;
 
 export type { Access } from './context.js';
+export type { EventSink } from './events.js';
 export type { DocumentStatus, StatusMap } from './manage.js';
 export type { WriteEnv, WriteScope } from './store.js';
 export type { ReadScope } from '../compiler/scope.js';

@@ -3,6 +3,7 @@ import { applicationError, notFound, validationError } from '../errors/app-error
 import type { ContentTypeModel } from '../schema/types.js';
 import { writeEnv, type DocumentDeps } from './context.js';
 import { copyVersion } from './publish.js';
+import { eventTransaction } from './events.js';
 import type { WriteEnv } from './store.js';
 import { deleteRows } from './delete-rows.js';
 import { publishVersion } from './writer.js';
@@ -72,7 +73,7 @@ async function version(env: WriteEnv, model: ContentTypeModel, documentId: strin
 }
 
 function inTransaction<T>(deps: DocumentDeps, fn: (env: WriteEnv) => Promise<T>): Promise<T> {
-  return deps.locales.defaultCode().then((defaultLocale) => deps.database.db.transaction().execute((trx) => fn(writeEnv(deps, trx, defaultLocale))));
+  return deps.locales.defaultCode().then((defaultLocale) => eventTransaction(deps, (trx, events) => fn({ ...writeEnv(deps, trx, defaultLocale), events })));
 }
 
 function needsDraftAndPublish(model: ContentTypeModel): void {
@@ -92,7 +93,9 @@ export async function unpublishDocument(deps: DocumentDeps, model: ContentTypeMo
     const draft = await version(env, model, documentId, locale, false);
     const published = await version(env, model, documentId, locale, true);
     if (!draft && !published) throw notFound();
-    if (published) await deleteRows(env, model, [Number(published.id)]);
+    if (!published) return;
+    env.events?.removed('entry.unpublish', model, [published]);
+    await deleteRows(env, model, [Number(published.id)]);
   });
 }
 
@@ -104,16 +107,18 @@ export async function discardDraft(deps: DocumentDeps, model: ContentTypeModel, 
     const published = await version(env, model, documentId, locale, true);
     if (!draft && !published) throw notFound();
     if (!published) throw applicationError('This document was never published: there is no published version to go back to');
-    await copyVersion(env, model, { fromId: Number(published.id), replaceId: draft ? Number(draft.id) : null, status: 'draft', publishedAt: null });
+    const id = await copyVersion(env, model, { fromId: Number(published.id), replaceId: draft ? Number(draft.id) : null, status: 'draft', publishedAt: null });
+    env.events?.raise('entry.draft-discard', model, id);
   });
 }
 
 /** Deletes every version of a document in one locale (or in every locale when `locale` is null); false when there was none. */
 export async function deleteDocumentLocale(deps: DocumentDeps, model: ContentTypeModel, documentId: string, locale: string | null): Promise<boolean> {
   return inTransaction(deps, async (env) => {
-    let q = env.db.selectFrom(model.table).select('id').where('documentId', '=', documentId);
+    let q = env.db.selectFrom(model.table).selectAll().where('documentId', '=', documentId);
     if (locale !== null) q = q.where('locale', '=', locale);
-    const rows = await q.execute();
+    const rows = await q.orderBy('id').execute();
+    env.events?.removed('entry.delete', model, rows);
     await deleteRows(env, model, rows.map((r) => Number(r.id)));
     return rows.length > 0;
   });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { RaisedEvents } from './events.js';
 import type { Db, Row } from '../db/database.js';
 import { FILES_RELATED_TABLE } from '../db/system-tables.js';
 import { validationError } from '../errors/app-error.js';
@@ -23,6 +24,8 @@ export interface WriteEnv {
   readonly author?: number | null;
   /** A create's unique-value lookups: whether published rows hold a value, as its draft's check read them (write-validation.ts). */
   readonly uniqueSeen?: Map<string, boolean>;
+  /** The webhook events this transaction raises (events.ts); absent: the write raises none. */
+  readonly events?: RaisedEvents;
 }
 
 /** Where a write happens: which version and locale relation inputs resolve against. */

@@ -6,6 +6,7 @@ import type { ContentTypeModel, Model } from '../schema/types.js';
 import { cloneChildren } from './clone.js';
 import { writeEnv, type Access, type DocumentDeps } from './context.js';
 import { copyVersionRow } from './publish.js';
+import { eventTransaction } from './events.js';
 import { present } from './reader.js';
 import { scalarColumns } from './scalars.js';
 import { deleteChildren, deleteRows } from './delete-rows.js';
@@ -170,6 +171,7 @@ async function publishRow(env: WriteEnv, model: ContentTypeModel, documentId: st
     },
   });
   await syncNonLocalized(env, model, copied.id);
+  env.events?.raise('entry.publish', model, copied.id);
   return copied;
 }
 
@@ -195,7 +197,7 @@ async function relationLocale(deps: DocumentDeps): Promise<string> {
 }
 
 function transaction<T>(deps: DocumentDeps, defaultLocale: string, fn: (env: WriteEnv) => Promise<T>, author: number | null = null): Promise<T> {
-  return deps.database.db.transaction().execute((trx) => fn({ ...writeEnv(deps, trx, defaultLocale), author }));
+  return eventTransaction(deps, (trx, events) => fn({ ...writeEnv(deps, trx, defaultLocale), author, events }));
 }
 
 /** `POST /api/:plural`: creates a document (draft + published version unless `status=draft`). */
@@ -206,6 +208,7 @@ export async function createDocument(deps: DocumentDeps, model: ContentTypeModel
     const env: WriteEnv = { ...trx, uniqueSeen: new Map() };
     const documentId = newDocumentId();
     const rowId = await insertVersion(env, model, { documentId, locale, data: req.data });
+    env.events?.raise('entry.create', model, rowId);
     if (!model.draftAndPublish || req.query.status !== 'published') return respond(deps, env, model, rowId, req);
     const published = await publishRow(env, model, documentId, locale);
     return respond(deps, env, model, published.id, req, published.row);
@@ -236,19 +239,23 @@ async function writeOrLocalize(
   const row = existingId === null ? undefined : await versionRow(env, model, existingId, locale, status);
   if (existingId !== null && row) {
     await updateVersion(env, model, row, data, locale);
+    env.events?.raise('entry.update', model, Number(row.id));
     return { documentId: existingId, rowId: Number(row.id) };
   }
   const base = existingId === null ? null : await localizationBase(env, model, existingId);
   if (existingId === null || base === null) {
     if (args.mustExist) return null;
     const documentId = newDocumentId();
-    return { documentId, rowId: await insertVersion(env, model, { documentId, locale, data }) };
+    const created = await insertVersion(env, model, { documentId, locale, data });
+    env.events?.raise('entry.create', model, created);
+    return { documentId, rowId: created };
   }
   const merged = isRecord(data) ? { ...base.values, ...data } : data;
   const rowId = await insertVersion(env, model, { documentId: existingId, locale, data: merged });
   const pick = nonLocalized(model);
   const copied = (name: string) => pick(name) && !(isRecord(data) && name in data) && model.attributes.get(name)?.kind !== 'scalar';
   await cloneChildren(env, model, base.sourceId, rowId, status, new Map(), copied);
+  env.events?.raise('entry.create', model, rowId);
   return { documentId: existingId, rowId };
 }
 
@@ -287,13 +294,14 @@ export async function deleteDocument(deps: DocumentDeps, model: ContentTypeModel
       if (!any) return;
       id = String(any.documentId);
     }
-    let q = env.db.selectFrom(model.table).select('id').where('documentId', '=', id);
+    let q = env.db.selectFrom(model.table).selectAll().where('documentId', '=', id);
     if (model.localized) {
       const locale = query.locale ?? { kind: 'one' as const, code: defaultLocale };
       if (locale.kind === 'one') q = q.where('locale', '=', locale.code);
       else if (locale.kind === 'list') q = q.where('locale', 'in', [...locale.codes]);
     }
-    const rows = await q.execute();
+    const rows = await q.orderBy('id').execute();
+    env.events?.removed('entry.delete', model, rows);
     await deleteRows(env, model, rows.map((r) => Number(r.id)));
   });
 }

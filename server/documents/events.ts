@@ -1,0 +1,141 @@
+import type { Db, Row } from '../db/database.js';
+import type { DocumentQuery, PopulateMap, PopulateNode } from '../query/ast.js';
+import type { Registry } from '../schema/registry.js';
+import type { ContentTypeModel, Model } from '../schema/types.js';
+import type { DocumentDeps } from './context.js';
+import { present } from './reader.js';
+
+/**
+ * Webhook events of document writes (Strapi's `entry.*`): raised while a write runs, built and
+ * recorded (deps.events, the webhooks outbox) at the end of the same transaction, one per stored
+ * version, in the order they were raised.
+ */
+
+/** The entry events Strapi 5's document service emits. */
+export type EntryEvent = 'entry.create' | 'entry.update' | 'entry.delete' | 'entry.publish' | 'entry.unpublish' | 'entry.draft-discard';
+
+/** Where the document service records events, inside the write's transaction (webhooks/outbox.ts implements it). */
+export interface EventSink {
+  /** Whether anything wants this event now (read in the transaction): when not, its entry is not even built. */
+  wants(db: Db, event: string): Promise<boolean>;
+  /** Records an event: `payload` holds the body's keys after `event` and `createdAt`, in order. */
+  record(db: Db, event: string, payload: Record<string, unknown>): Promise<void>;
+  /** The transaction that recorded events has committed: their deliveries may start. */
+  committed(): void;
+}
+
+/** One raised event: a row re-read (and populated) at the end of the transaction, or a row as it was before its removal. */
+type Raised = { readonly event: EntryEvent; readonly model: ContentTypeModel } & ({ readonly rowId: number } | { readonly row: Row });
+
+/** The events one transaction raises, in order. */
+export interface RaisedEvents {
+  /** An event about the row `rowId` as it will be when the write ends (create, update, publish, draft-discard). */
+  raise(event: EntryEvent, model: ContentTypeModel, rowId: number): void;
+  /** Events about rows about to be removed (delete, unpublish): their scalars as they are now. */
+  removed(event: EntryEvent, model: ContentTypeModel, rows: readonly Row[]): void;
+  readonly list: readonly Raised[];
+}
+
+export function raisedEvents(): RaisedEvents {
+  const list: Raised[] = [];
+  return {
+    list,
+    raise: (event, model, rowId) => void list.push({ event, model, rowId }),
+    removed: (event, model, rows) => {
+      for (const row of rows) list.push({ event, model, row });
+    },
+  };
+}
+
+const everyone = { canRead: () => true };
+
+const node = (attribute: string, populate: PopulateMap, on: ReadonlyMap<string, PopulateNode> | null = null): PopulateNode => ({
+  attribute,
+  fields: null,
+  filters: null,
+  sort: [],
+  populate,
+  on,
+  count: false,
+  star: false,
+  start: null,
+  limit: null,
+});
+
+/**
+ * Strapi's `getDeepPopulate`: relations one level (their scalars), media, components and dynamic
+ * zones all the way down; never `localizations` or private attributes.
+ */
+function deepPopulate(registry: Registry, model: Model): PopulateMap {
+  const out = new Map<string, PopulateNode>();
+  for (const attr of model.attributes.values()) {
+    if (attr.private) continue;
+    if (attr.kind === 'relation' || attr.kind === 'media') out.set(attr.name, node(attr.name, new Map()));
+    else if (attr.kind === 'component') {
+      const component = registry.component(attr.component);
+      out.set(attr.name, node(attr.name, component ? deepPopulate(registry, component) : new Map()));
+    } else if (attr.kind === 'dynamiczone') {
+      const on = new Map<string, PopulateNode>();
+      for (const uid of attr.components) {
+        const component = registry.component(uid);
+        if (component) on.set(uid, node(uid, deepPopulate(registry, component)));
+      }
+      out.set(attr.name, node(attr.name, new Map(), on));
+    }
+  }
+  return out;
+}
+
+const readQuery = (populate: PopulateMap, status: 'draft' | 'published'): DocumentQuery => ({
+  fields: null,
+  filters: null,
+  sort: [],
+  populate,
+  status,
+  locale: null,
+  publicationFilter: null,
+  search: null,
+});
+
+/** Builds each raised event's entry and records it, inside the transaction `trx` (nothing when nothing wants it). */
+export async function recordEvents(deps: DocumentDeps, trx: Db, raised: RaisedEvents): Promise<boolean> {
+  const sink = deps.events;
+  if (!sink || raised.list.length === 0) return false;
+  const wanted = new Map<string, boolean>();
+  let recorded = false;
+  for (const item of raised.list) {
+    let wants = wanted.get(item.event);
+    if (wants === undefined) wanted.set(item.event, (wants = await sink.wants(trx, item.event)));
+    if (!wants) continue;
+    const { model } = item;
+    let entry: Record<string, unknown> | undefined;
+    if ('row' in item) {
+      [entry] = await present(deps, trx, model, [item.row], readQuery(new Map(), item.row.publishedAt === null ? 'draft' : 'published'), everyone);
+    } else {
+      const row = await trx.selectFrom(model.table).selectAll().where('id', '=', item.rowId).executeTakeFirst();
+      if (row === undefined) continue;
+      const status = row.publishedAt === null ? 'draft' : 'published';
+      [entry] = await present(deps, trx, model, [row], readQuery(deepPopulate(deps.registry, model), status), everyone);
+    }
+    if (entry === undefined) continue;
+    await sink.record(trx, item.event, { model: model.singularName, uid: model.uid, entry });
+    recorded = true;
+  }
+  return recorded;
+}
+
+/**
+ * Runs a write in one transaction whose raised events are recorded at its end, in it; once it has
+ * committed, the sink is told (deliveries start after the commit, never inside the write).
+ */
+export async function eventTransaction<T>(deps: DocumentDeps, fn: (trx: Db, events: RaisedEvents) => Promise<T>): Promise<T> {
+  const events = raisedEvents();
+  let recorded = false;
+  const out = await deps.database.db.transaction().execute(async (trx) => {
+    const result = await fn(trx, events);
+    recorded = await recordEvents(deps, trx, events);
+    return result;
+  });
+  if (recorded) deps.events?.committed();
+  return out;
+}
