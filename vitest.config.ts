@@ -5,6 +5,7 @@ const ON_BOTH_DATABASES = [
   'test/api/**/*.test.ts',
   'test/admin/**/*.test.ts',
   'test/users/**/*.test.ts',
+  'test/webhooks/**/*.test.ts',
   'test/fuzz/**/*.test.ts',
   'test/property/**/*.test.ts',
   'test/backup/postgres*.test.ts',

@@ -36,6 +36,8 @@ export async function startTestServer(
     adminUiDir?: string;
     /** `sqlite`: the data dir's SQLite file even in the postgres project (the source of a move to PostgreSQL). */
     database?: 'project' | 'sqlite';
+    /** The first wait before a failed webhook delivery is retried (the server's webhookRetryBaseMs). */
+    webhookRetryBaseMs?: number;
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -55,6 +57,7 @@ export async function startTestServer(
     ...(options.now ? { now: options.now } : {}),
     ...(options.desktopSecret !== undefined ? { desktopSecret: options.desktopSecret } : {}),
     ...(options.adminUiDir !== undefined ? { adminUiDir: options.adminUiDir } : {}),
+    ...(options.webhookRetryBaseMs !== undefined ? { webhookRetryBaseMs: options.webhookRetryBaseMs } : {}),
   });
   const url = server.url;
   return {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request a receiver got: its path, headers as sent (rawHeaders: order and casing kept) and body. */
@@ -32,7 +32,20 @@ function headersOf(req: IncomingMessage): Record<string, string> {
 export async function startReceiver(port = 0): Promise<Receiver> {
   const received: Received[] = [];
   const hung: IncomingMessage[] = [];
-  let server: Server;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', method: req.method ?? '', headers: headersOf(req), body: Buffer.concat(chunks).toString('utf8') });
+      const mode = receiver.mode;
+      if (mode === 'hang') {
+        hung.push(req);
+        return;
+      }
+      res.writeHead(mode.status, { 'Content-Type': 'text/plain' });
+      res.end(mode.body ?? '');
+    });
+  });
   const receiver: Receiver = {
     url: '',
     port: 0,
@@ -53,20 +66,6 @@ export async function startReceiver(port = 0): Promise<Receiver> {
         server.close(() => resolve());
       }),
   };
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', method: req.method ?? '', headers: headersOf(req), body: Buffer.concat(chunks).toString('utf8') });
-      const mode = receiver.mode;
-      if (mode === 'hang') {
-        hung.push(req);
-        return;
-      }
-      res.writeHead(mode.status, { 'Content-Type': 'text/plain' });
-      res.end(mode.body ?? '');
-    });
-  });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const actual = (server.address() as AddressInfo).port;
   Object.assign(receiver, { url: `http://127.0.0.1:${actual}`, port: actual });
