@@ -2,11 +2,8 @@ import type { Request } from 'express';
 import { checkInput } from '../documents/index.js';
 import { validationError } from '../errors/app-error.js';
 import type { DocumentQuery, Pagination } from '../query/ast.js';
-import { convertFields } from '../query/fields.js';
-import { unwrap } from '../query/check.js';
-import { parsePopulate } from '../query/populate.js';
-import { buildQuery, checkParams, readListQuery, readOneQuery, validateQuery, type ParsedParts, type QueryEnv } from '../query/read-query.js';
-import { lookupField } from '../schema/fields.js';
+import { readListQuery, readOneQuery, validateQuery, type QueryEnv } from '../query/read-query.js';
+import { writeQuery } from '../query/write-query.js';
 import type { ContentTypeModel } from '../schema/types.js';
 import { readBody } from './body.js';
 
@@ -38,36 +35,6 @@ async function bodyData(req: Request): Promise<unknown> {
   const data = isObjectLike(body) ? (body as Raw).data : undefined;
   if (!isObjectLike(data)) throw validationError('Missing "data" payload in the request body');
   return data;
-}
-
-/** Whether `fields` has a shape convertFields reads: absent, `*`, a comma string, or a list of strings. */
-const readableFields = (raw: unknown): boolean =>
-  raw === undefined || raw === null || typeof raw === 'string' || (Array.isArray(raw) && raw.every((v) => typeof v === 'string'));
-
-/**
- * The response-shaping part of a query that was not validated (single-type writes, as in Strapi).
- * A `fields` of another shape (an object, nested lists) is ignored: every field is answered, as
- * Strapi answers it; names that are not scalar attributes are dropped.
- */
-function lenientQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv): DocumentQuery {
-  const params = checkParams(raw, false);
-  const fields = readableFields(raw.fields) ? convertFields(raw.fields, model) : null;
-  return {
-    fields: fields?.filter((f) => lookupField(model, f)?.kind === 'scalar') ?? null,
-    filters: null,
-    sort: [],
-    // Not validated, as in Strapi, but what the populate reaches is still the caller's to read.
-    populate: unwrap(parsePopulate(raw.populate, { model, registry: env.registry, canRead: env.canRead }, 'lenient')),
-    status: params.status,
-    locale: params.locale,
-    publicationFilter: null,
-    search: null,
-  };
-}
-
-/** The query of a write or delete: what validateQuery parsed for collection types (`parts`), lenient for single types. */
-function writeQuery(raw: Raw, model: ContentTypeModel, env: QueryEnv, parts: ParsedParts | null): DocumentQuery {
-  return parts === null ? lenientQuery(raw, model, env) : buildQuery(raw, model, env, checkParams(raw, false), parts);
 }
 
 /** Parses a content-API request (method already allowed for its route) into its document-service call. */
