@@ -6,6 +6,7 @@ import { adminUi } from './http/admin-ui.js';
 import { webhookRoutes } from './http/admin-webhooks.js';
 import { contentApi, holdRegistry } from './http/content-api.js';
 import { finalErrorHandler } from './http/error-handler.js';
+import { mcpRoute } from './http/mcp-route.js';
 import { openApiRoute } from './http/openapi.js';
 import { cors, hostCheck, originPolicy } from './http/guards.js';
 import { sendError } from './http/respond.js';
@@ -21,6 +22,8 @@ export function createApp(services: Services): express.Express {
   app.disable('etag');
   app.set('query parser', false);
   app.use(hostCheck(services.config.host, services.config.allowedHosts));
+  // Before the registry hold: an MCP session's event stream stays open, and each tool call reads the registry itself.
+  app.all('/mcp', mcpRoute(services));
   // Each request keeps the registry it started with, even if the content-type builder swaps it meanwhile.
   app.use(holdRegistry(services));
   app.get('/_health', (_req, res) => {

@@ -17,15 +17,22 @@ export const processIo: Io = {
 export interface Parsed {
   readonly words: string[];
   readonly flags: Map<string, string | true>;
+  /** Every value of each flag given with a value, in order (a repeated flag such as `--header` keeps them all; `flags` has the last). */
+  readonly repeated?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Flags that take no value. */
-const BOOLEAN_FLAGS = new Set(['default', 'force', 'help', 'accept-schema-changes']);
+const BOOLEAN_FLAGS = new Set(['default', 'force', 'help', 'accept-schema-changes', 'allow-destructive']);
 
 /** Splits argv into words and flags; `--flag=value` and `--flag value` both work. */
 export function parseArgs(argv: readonly string[]): Parsed {
   const words: string[] = [];
   const flags = new Map<string, string | true>();
+  const repeated = new Map<string, string[]>();
+  const set = (name: string, value: string): void => {
+    flags.set(name, value);
+    repeated.set(name, [...(repeated.get(name) ?? []), value]);
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '-h') {
@@ -37,18 +44,18 @@ export function parseArgs(argv: readonly string[]): Parsed {
         if (eq !== -1) throw usageError(`--${name} takes no value`);
         flags.set(name, true);
       } else if (eq !== -1) {
-        flags.set(name, arg.slice(eq + 1));
+        set(name, arg.slice(eq + 1));
       } else {
         const value = argv[i + 1];
         if (value === undefined || value.startsWith('--')) throw usageError(`--${name} needs a value`);
-        flags.set(name, value);
+        set(name, value);
         i++;
       }
     } else {
       words.push(arg);
     }
   }
-  return { words, flags };
+  return { words, flags, repeated };
 }
 
 /** Usage error on any flag outside `allowed`. */

@@ -5,6 +5,7 @@ import { getMeta } from './db/migrations.js';
 import { startServer } from './index.js';
 import { TOKEN_TYPES, type TokenType } from './auth/api-tokens.js';
 import { transferTokenCommand } from './transfer/cli.js';
+import { webhookAdd, webhookList, webhookRemove } from './webhooks/cli.js';
 import { isWellFormedAction } from './auth/permissions.js';
 import { localeCodeProblem } from './auth/locales.js';
 import { ensureDefaultRoles, findRoleByType } from './users/roles.js';
@@ -21,16 +22,20 @@ Commands:
   token create --type transfer --access push|pull|full --name NAME [--data DIR]
   permissions grant --role public|authenticated|ROLE_TYPE --actions A,B,... [--data DIR] [--schemas DIR]
   locale add --code CODE [--name NAME] [--default] [--data DIR]
+  webhook add --url URL --events E1,E2,... [--name NAME] [--header "Key: Value"]... [--secret S] [--data DIR]
+  webhook list [--data DIR]
+  webhook remove --id ID [--data DIR]
   admin create --email E --password P [--firstname F] [--lastname L] [--data DIR]
   admin reset-password --email E --password P [--data DIR]
   export --file F.tar.gz [--data DIR]
   import --file F.tar.gz [--data DIR] [--force]
   import --from-strapi FILE [--key KEY] [--data DIR] [--schemas DIR] [--force]
   export --format strapi --file F.tar.gz [--key KEY] [--data DIR]
+  mcp [--data DIR] [--schemas DIR] [--token TOKEN] [--allow-destructive]
 
 Environment: HEARTH_DATA, HOST, PORT, API_REST_DEFAULT_LIMIT, API_REST_MAX_LIMIT, UPLOAD_SIZE_LIMIT, UPLOAD_MAX_IMAGE_PIXELS,
 HEARTH_PUBLIC_URL, HEARTH_ALLOWED_HOSTS, HEARTH_CORS_ORIGINS, HEARTH_RESPONSE_CACHE, UPLOAD_PROVIDER, S3_*,
-DATABASE_URL, UP_* (users & permissions) (see the README).
+DATABASE_URL, UP_* (users & permissions), HEARTH_MCP_DESTRUCTIVE (see the README).
 `;
 
 async function serve(parsed: Parsed, io: Io): Promise<number> {
@@ -162,7 +167,10 @@ const COMMANDS: Record<string, Command | { readonly usage: string; readonly subs
   token: { usage: 'hearth token create --name NAME --type TYPE', subs: { create: tokenCreate } },
   permissions: { usage: 'hearth permissions grant --role ROLE --actions A,B', subs: { grant: permissionsGrant } },
   locale: { usage: 'hearth locale add --code CODE', subs: { add: localeAdd } },
+  webhook: { usage: 'hearth webhook add|list|remove', subs: { add: webhookAdd, list: webhookList, remove: webhookRemove } },
   admin: { usage: 'hearth admin create|reset-password --email E --password P', subs: { create: adminCreate, 'reset-password': adminResetPassword } },
+  // Loaded when run: `hearth serve` never pays for the MCP stdio code at start.
+  mcp: async (parsed, io) => (await import('./cli-mcp.js')).mcpCommand(parsed, io),
   // Loaded when run: `hearth serve` never pays for the archive code (tar) at start.
   // The Strapi formats are dispatched here, not by backup/: strapi-archive/ builds on backup/, never the reverse.
   export: async (parsed, io) => {

@@ -62,6 +62,8 @@ export interface HearthConfig {
   readonly responseCache: boolean;
   /** HEARTH_READ_THREADS: threads that build computed answers beside the server's own (SQLite; documents/read-pool.ts). */
   readonly readThreads: number;
+  /** HEARTH_MCP_DESTRUCTIVE: `/mcp` lists `delete_document` (to callers that may delete). */
+  readonly mcpDestructive: boolean;
   readonly defaultLimit: number;
   /** null: no cap (`api.rest.maxLimit` unset). */
   readonly maxLimit: number | null;
@@ -181,6 +183,7 @@ export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = proce
     allowedHosts: (env.HEARTH_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     corsOrigins: corsOrigins(env.HEARTH_CORS_ORIGINS),
     responseCache: flag('HEARTH_RESPONSE_CACHE', env.HEARTH_RESPONSE_CACHE, true),
+    mcpDestructive: flag('HEARTH_MCP_DESTRUCTIVE', env.HEARTH_MCP_DESTRUCTIVE, false),
     readThreads: integer('HEARTH_READ_THREADS', env.HEARTH_READ_THREADS, defaultReadThreads(availableParallelism()), 0, READ_THREADS_MAX),
     defaultLimit: integer('API_REST_DEFAULT_LIMIT', env.API_REST_DEFAULT_LIMIT, DEFAULT_PAGE_SIZE, 1),
     maxLimit: maxLimit === 0 ? null : maxLimit,

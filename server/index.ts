@@ -45,6 +45,8 @@ export interface StartOptions {
   readonly verifyReads?: boolean;
   /** Tests: the first wait before a failed webhook delivery is retried (default WEBHOOK_RETRY_BASE_MS). */
   readonly webhookRetryBaseMs?: number;
+  /** false: the services run without an HTTP server (`hearth mcp` over stdio); url is empty and port 0. Default true. */
+  readonly listen?: boolean;
 }
 
 /** A running Hearth: its URL, its services (for tests and the desktop shell), and a graceful close. */
@@ -235,13 +237,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     users,
     adminUiDir: options.adminUiDir ?? adminUiDirOf(packageInfo()),
   };
-  const server = createServer(cacheFront(services, createApp(services)));
-  server.on('clientError', answerClientError);
-  const transfer = attachTransfer(server, services, dir.secrets);
-  const tracked = track(server);
-  let port: number;
+  const http = options.listen === false ? null : createServer(cacheFront(services, createApp(services)));
+  http?.on('clientError', answerClientError);
+  const transfer = http && attachTransfer(http, services, dir.secrets);
+  const tracked = http && track(http);
+  let port = 0;
   try {
-    port = await listen(server, config.port, config.host);
+    if (http) port = await listen(http, config.port, config.host);
   } catch (err) {
     uploads.close();
     await dir.database.close();
@@ -258,13 +260,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | null = null;
   return {
-    url: `http://${host}:${port}`,
+    url: http ? `http://${host}:${port}` : '',
     port,
     services,
     close() {
       closing ??= (async () => {
-        transfer.close();
-        await gracefulClose(server, tracked);
+        transfer?.close();
+        if (http && tracked) await gracefulClose(http, tracked);
         clearInterval(optimizer);
         watch.close();
         await schemas.idle();

@@ -193,6 +193,13 @@ export const WRITE_MAX_STATEMENT_PARAMETERS = 10_000;
 /** Terms of one compound SELECT (UNION ALL) of the write path: SQLite refuses more than 500 (SQLITE_MAX_COMPOUND_SELECT). */
 export const WRITE_MAX_COMPOUND_TERMS = 500;
 
+/** MCP (`hearth mcp`, `/mcp`): most documents or files one tool call answers; a larger pageSize/limit is capped, and meta.pagination says how to ask for the next page. */
+export const MCP_MAX_PAGE_SIZE = 50;
+/** MCP: most bytes of one tool answer's JSON; a larger answer is refused with a 400 that asks for fewer fields, a smaller page or less populate. */
+export const MCP_MAX_RESULT_BYTES = 512 * 1024;
+/** MCP over HTTP: most bytes of one JSON-RPC request (an `upload_file` carries base64, about 4/3 of the file). */
+export const MCP_MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
 /** A webhook delivery that has no answer after this long is aborted (Strapi's AbortSignal.timeout(10000)) and retried. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** Attempts of one delivery (network error, timeout or non-2xx each use one) before it is marked failed. */
@@ -205,3 +212,5 @@ export const WEBHOOK_RETRY_MAX_MS = 10 * 60 * 1000;
 export const WEBHOOK_DELIVERY_LOG_LIMIT = 100;
 /** Characters of a receiver's answer kept as a delivery's error or a trigger's `message`. */
 export const WEBHOOK_MESSAGE_MAX_CHARS = 1000;
+/** MCP over HTTP: open sessions at once; past this the least recently used one is closed. */
+export const MCP_MAX_SESSIONS = 64;

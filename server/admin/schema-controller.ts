@@ -43,6 +43,8 @@ export interface SchemaController {
   reloadFromDisk(): Promise<void>;
   /** Resolves once no change is running or queued (before the database closes). */
   idle(): Promise<void>;
+  /** Calls `listener` after each applied change (builder edit or schemas-folder reload); answers the unsubscribe. */
+  onChange(listener: () => void): () => void;
 }
 
 /** What the controller is built from. */
@@ -94,6 +96,16 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
   /** The registry `within` holds while its callback runs synchronously. */
   let held: Registry | undefined;
   let tail: Promise<unknown> = Promise.resolve();
+  const listeners = new Set<() => void>();
+  const announce = () => {
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (err) {
+        log(`schemas: a change listener failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  };
 
   function exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = tail.then(task);
@@ -134,6 +146,7 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
       if (written.undo !== null) await written.undo();
       throw err;
     }
+    announce();
   }
 
   async function applyChange(change: BuilderChange, alongside?: (db: Db, next: Registry) => Promise<void>): Promise<void> {
@@ -216,5 +229,9 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
     },
     reloadFromDisk: () => exclusive(reload),
     idle: () => tail.then(() => undefined),
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }
