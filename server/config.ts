@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve, join } from 'node:path';
+import { secretSettingsOf, type SecretSettings } from './auth/secrets.js';
 import { configError } from './errors/app-error.js';
 import {
   DEFAULT_PAGE_SIZE,
@@ -71,6 +72,8 @@ export interface HearthConfig {
   /** UPLOAD_MAX_IMAGE_PIXELS: larger images are stored without being decoded (no formats). */
   readonly uploadMaxImagePixels: number;
   readonly databaseUrl: string | null;
+  /** API_TOKEN_SALT, JWT_SECRET, ADMIN_JWT_SECRET, TRANSFER_TOKEN_SALT, HEARTH_ACCEPT_NEW_SECRETS (auth/secrets.ts). */
+  readonly secrets: SecretSettings;
   readonly acceptSchemaChanges: boolean;
   readonly uploadProvider: 'local' | 's3';
   readonly s3: S3Config | null;
@@ -190,6 +193,7 @@ export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = proce
     uploadSizeLimit: integer('UPLOAD_SIZE_LIMIT', env.UPLOAD_SIZE_LIMIT, DEFAULT_UPLOAD_SIZE_LIMIT, 1),
     uploadMaxImagePixels: integer('UPLOAD_MAX_IMAGE_PIXELS', env.UPLOAD_MAX_IMAGE_PIXELS, DEFAULT_UPLOAD_MAX_IMAGE_PIXELS, 1),
     databaseUrl: databaseUrlOf(env),
+    secrets: secretSettingsOf(env),
     acceptSchemaChanges: flags.acceptSchemaChanges ?? false,
     uploadProvider: provider,
     s3: provider === 's3' ? s3Config(env) : null,

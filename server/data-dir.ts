@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createTokenService } from './auth/api-tokens.js';
 import { createLocaleService } from './auth/locales.js';
 import { createPermissionService } from './auth/permissions.js';
-import { loadSecrets, type Secrets } from './auth/secrets.js';
+import { resolveSecrets, secretSettingsOf, type SecretSettings, type Secrets } from './auth/secrets.js';
 import type { Database } from './db/database.js';
 import { migrate } from './db/migrations.js';
 import { openSqlite } from './db/sqlite.js';
@@ -24,6 +24,8 @@ export interface OpenOptions {
   readonly nativeBinding?: string;
   /** `DATABASE_URL`: the database lives in PostgreSQL; uploads, secrets and schemas stay in the data dir. */
   readonly databaseUrl?: string | null;
+  /** Strapi's secret variables (API_TOKEN_SALT, JWT_SECRET ...); default: the process environment's. */
+  readonly secrets?: SecretSettings;
 }
 
 /** The data dir's database: PostgreSQL when a URL is given, else its SQLite file. */
@@ -33,14 +35,14 @@ export async function openDatabase(path: string, options: Pick<OpenOptions, 'nat
   return openSqlite(join(path, 'hearth.db'), { nativeBinding: options.nativeBinding });
 }
 
-/** Opens a data directory, creating it (and its database, secrets and default locale) if needed. */
+/** Opens a data directory, creating it (and its database, secrets and default locale) if needed; refuses secrets the database disagrees with. */
 export async function openDataDir(path: string, options: OpenOptions = {}): Promise<DataDir> {
   const now = options.now ?? (() => new Date());
   await mkdir(join(path, 'uploads'), { recursive: true });
   const database = await openDatabase(path, options);
   try {
     await migrate(database);
-    const secrets = await loadSecrets(path);
+    const secrets = await resolveSecrets({ database, dataDir: path, settings: options.secrets ?? secretSettingsOf(process.env) });
     const locales = createLocaleService({ db: database.db, now });
     await locales.ensureDefault();
     return {

@@ -137,7 +137,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { config } = options;
   const log: Logger = options.log ?? ((m) => process.stderr.write(`${m}\n`));
   const now = options.now ?? (() => new Date());
-  const dir = await openDataDir(config.dataDir, { now, nativeBinding: options.nativeBinding, databaseUrl: config.databaseUrl });
+  const dir = await openDataDir(config.dataDir, { now, nativeBinding: options.nativeBinding, databaseUrl: config.databaseUrl, secrets: config.secrets });
   let registry: Registry;
   let projectCode: ProjectCode;
   try {

@@ -56,8 +56,8 @@ export async function ensureTransferTokenTable(database: Pick<Database, 'db' | '
 export function createTransferTokenService(deps: { database: Database; salt: string; now: () => Date }) {
   const { database, salt, now } = deps;
   const { db } = database;
-  // Transfer tokens are hashed under their own derivation of the salt: an API token's hash never matches one.
-  const keyed = (accessKey: string) => hashAccessKey(accessKey, `${salt}:transfer`);
+  // Their own salt (TRANSFER_TOKEN_SALT, else derived from the API token salt: auth/secrets.ts), as Strapi's: an API token's hash never matches one.
+  const keyed = (accessKey: string) => hashAccessKey(accessKey, salt);
   let ready: Promise<void> | null = null;
   const table = () => (ready ??= ensureTransferTokenTable(database));
   return {

@@ -299,7 +299,8 @@ async function apply(trx: Db, kind: Database['kind'], migration: Migration): Pro
  */
 export async function migrate(database: Database): Promise<void> {
   const { db, kind } = database;
-  const from = await checkedVersion(db);
+  // In a transaction (PostgreSQL: under the write lock): instances starting at once on a fresh database would race to create hearth_meta.
+  const from = await db.transaction().execute((trx) => checkedVersion(trx));
   for (const migration of MIGRATIONS) {
     if (migration.version <= from) continue;
     await db.transaction().execute((trx) => apply(trx, kind, migration));

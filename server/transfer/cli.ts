@@ -14,7 +14,7 @@ export async function transferTokenCommand(parsed: Parsed, io: Io): Promise<numb
   if (!isAccess(access)) throw usageError(`--access must be one of ${TRANSFER_ACCESS.join(', ')}`);
   const dir = await openDataDir(dataDirOf(text(parsed, 'data')), { databaseUrl: databaseUrlOf() });
   try {
-    const tokens = createTransferTokenService({ database: dir.database, salt: dir.secrets.apiTokenSalt, now: () => new Date() });
+    const tokens = createTransferTokenService({ database: dir.database, salt: dir.secrets.transferTokenSalt, now: () => new Date() });
     const { accessKey } = await tokens.create({ name, access });
     io.out(`${accessKey}\n`);
     return 0;

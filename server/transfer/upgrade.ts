@@ -56,10 +56,10 @@ export interface TransferEndpoint {
 }
 
 /** Listens for upgrades on `server`; other upgrade paths are answered 404 (Hearth has no other WebSocket). */
-export function attachTransfer(server: Server, services: Services, secrets: { apiTokenSalt: string }): TransferEndpoint {
+export function attachTransfer(server: Server, services: Services, secrets: { transferTokenSalt: string }): TransferEndpoint {
   const { config } = services;
   const hostAllowed = allowedHosts(config.host, config.allowedHosts);
-  const tokens = createTransferTokenService({ database: services.database, salt: secrets.apiTokenSalt, now: services.now });
+  const tokens = createTransferTokenService({ database: services.database, salt: secrets.transferTokenSalt, now: services.now });
   let sessions: Promise<Sessions> | null = null;
   let loaded: Sessions | null = null;
   let closed = false;

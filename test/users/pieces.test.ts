@@ -2,7 +2,9 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSecrets } from '../../server/auth/secrets.js';
+import { resolveSecrets, type Secrets } from '../../server/auth/secrets.js';
+import { migrate } from '../../server/db/migrations.js';
+import { openSqlite } from '../../server/db/sqlite.js';
 import { resolveConfig } from '../../server/config.js';
 import { AppError } from '../../server/errors/app-error.js';
 import { deviceName } from '../../server/users/device-name.js';
@@ -106,6 +108,17 @@ describe('configuration', () => {
     expect(() => users({ UP_REGISTER_ENABLED: 'maybe' })).toThrow('UP_REGISTER_ENABLED must be true or false (got "maybe")');
   });
 });
+
+/** The secrets of an SQLite data dir without variables, as a start resolves them. */
+async function loadSecrets(dir: string): Promise<Secrets> {
+  const database = openSqlite(join(dir, 'hearth.db'));
+  try {
+    await migrate(database);
+    return await resolveSecrets({ database, dataDir: dir, settings: { variables: {}, acceptChanges: false } });
+  } finally {
+    await database.close();
+  }
+}
 
 describe('the signing secret', () => {
   it('is made on first use and added in place to an older secrets.json, keeping its other values', async () => {
