@@ -5,6 +5,7 @@ import { getMeta } from './db/migrations.js';
 import { startServer } from './index.js';
 import { TOKEN_TYPES, type TokenType } from './auth/api-tokens.js';
 import { transferTokenCommand } from './transfer/cli.js';
+import { webhookAdd, webhookList, webhookRemove } from './webhooks/cli.js';
 import { isWellFormedAction } from './auth/permissions.js';
 import { localeCodeProblem } from './auth/locales.js';
 import { ensureDefaultRoles, findRoleByType } from './users/roles.js';
@@ -21,6 +22,9 @@ Commands:
   token create --type transfer --access push|pull|full --name NAME [--data DIR]
   permissions grant --role public|authenticated|ROLE_TYPE --actions A,B,... [--data DIR] [--schemas DIR]
   locale add --code CODE [--name NAME] [--default] [--data DIR]
+  webhook add --url URL --events E1,E2,... [--name NAME] [--header "Key: Value"]... [--secret S] [--data DIR]
+  webhook list [--data DIR]
+  webhook remove --id ID [--data DIR]
   admin create --email E --password P [--firstname F] [--lastname L] [--data DIR]
   admin reset-password --email E --password P [--data DIR]
   export --file F.tar.gz [--data DIR]
@@ -163,6 +167,7 @@ const COMMANDS: Record<string, Command | { readonly usage: string; readonly subs
   token: { usage: 'hearth token create --name NAME --type TYPE', subs: { create: tokenCreate } },
   permissions: { usage: 'hearth permissions grant --role ROLE --actions A,B', subs: { grant: permissionsGrant } },
   locale: { usage: 'hearth locale add --code CODE', subs: { add: localeAdd } },
+  webhook: { usage: 'hearth webhook add|list|remove', subs: { add: webhookAdd, list: webhookList, remove: webhookRemove } },
   admin: { usage: 'hearth admin create|reset-password --email E --password P', subs: { create: adminCreate, 'reset-password': adminResetPassword } },
   // Loaded when run: `hearth serve` never pays for the MCP stdio code at start.
   mcp: async (parsed, io) => (await import('./cli-mcp.js')).mcpCommand(parsed, io),
