@@ -6,6 +6,7 @@ const ON_BOTH_DATABASES = [
   'test/admin/**/*.test.ts',
   'test/users/**/*.test.ts',
   'test/webhooks/**/*.test.ts',
+  'test/mcp/mcp-http*.test.ts',
   'test/fuzz/**/*.test.ts',
   'test/property/**/*.test.ts',
   'test/backup/postgres*.test.ts',
