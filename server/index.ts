@@ -168,6 +168,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     acceptSchemaChanges: config.acceptSchemaChanges,
   });
   const admin = createAdminServices({ db: dir.database.db, now });
+  const webhooks = createWebhooks({ db: dir.database.db, now, log, retryBaseMs: options.webhookRetryBaseMs });
   let uploads: Uploads;
   try {
     uploads = await openUploads({
@@ -177,12 +178,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       now,
       log,
       defaultLocale: () => dir.locales.defaultCode(),
+      events: webhooks.events,
     });
   } catch (err) {
     await dir.database.close();
     throw err;
   }
-  const webhooks = createWebhooks({ db: dir.database.db, now, log, retryBaseMs: options.webhookRetryBaseMs });
   const documents = createDocumentService({
     events: webhooks.events,
     db: dir.database,

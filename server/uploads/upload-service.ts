@@ -1,4 +1,6 @@
 import type { Database } from '../db/database.js';
+import type { EventSink } from '../documents/index.js';
+import { mediaTransaction } from './media-events.js';
 import { FILES_TABLE } from '../db/system-tables.js';
 import { notFound } from '../errors/app-error.js';
 import { extensionDefaults } from '../documents/index.js';
@@ -23,6 +25,8 @@ export interface UploadDeps {
   readonly defaultLocale: () => Promise<string>;
   /** Image processing, bounded in pixels and in images at once. */
   readonly images: ImageProcessor;
+  /** Where media webhook events are recorded, in the transaction that writes the file row; absent: none. */
+  readonly events?: EventSink;
 }
 
 /** `POST /api/upload` with files. */
@@ -54,8 +58,7 @@ export interface UploadOutcome {
 }
 
 /** Notices of prepared files, named by their position in the request. */
-const noticesOf = (files: readonly PreparedFile[]): string[] =>
-  files.flatMap((file, i) => (file.notice === null ? [] : [`files[${i}] ${file.notice}`]));
+const noticesOf = (files: readonly PreparedFile[]): string[] => files.flatMap((file, i) => (file.notice === null ? [] : [`files[${i}] ${file.notice}`]));
 
 /** Strapi's NotFoundError default message, which upload updates and replacements answer with (transcript 148). */
 const entityNotFound = () => notFound('Entity not found');
@@ -162,11 +165,12 @@ export function createUploadService(deps: UploadDeps) {
       // defaults, as Strapi's database layer fills them; never values from fileInfo (Strapi's
       // content-API validator refuses unknown keys, its admin one drops them).
       const extras = await extensionDefaults(fileModel(registry), FILE_MODEL);
-      const ids = await db.transaction().execute(async (trx) => {
+      const ids = await mediaTransaction(db, deps.events, deps.registry, async (trx, raise) => {
         const folder = await uploadFolder(trx, input.folder ?? 'api-uploads', deps.now().toISOString());
         const inserted: number[] = [];
         for (const value of values) inserted.push(await insertFile(trx, value, folder, deps.now().toISOString(), extras));
         if (link) await applyLink({ db: trx, registry, now: () => deps.now().toISOString(), defaultLocale }, link, inserted);
+        for (const id of inserted) await raise('media.create', id);
         return inserted;
       });
       return { ids, notices: logged(noticesOf(prepared)) };
@@ -199,44 +203,53 @@ export function createUploadService(deps: UploadDeps) {
     const old = await existing(input.id);
     const file = await prepareFile({ file: input.file, info: input.info, workDir: input.workDir, images: deps.images, keep: { hash: old.hash, ext: old.ext } });
     const { url, formats } = await store(file, replacementPrefix(old), []);
-    await updateFile(
-      db,
-      old.id,
-      {
-        name: file.name,
-        alternativeText: input.info.alternativeText,
-        caption: input.info.caption,
-        focalPoint: input.info.focalPoint,
-        width: file.width,
-        height: file.height,
-        formats,
-        mime: file.mime,
-        size: bytesToKilobytes(file.sizeInBytes),
-        url,
-        provider: provider.name,
-      },
-      deps.now().toISOString(),
-    );
+    await mediaTransaction(db, deps.events, deps.registry, async (trx, raise) => {
+      await updateFile(
+        trx,
+        old.id,
+        {
+          name: file.name,
+          alternativeText: input.info.alternativeText,
+          caption: input.info.caption,
+          focalPoint: input.info.focalPoint,
+          width: file.width,
+          height: file.height,
+          formats,
+          mime: file.mime,
+          size: bytesToKilobytes(file.sizeInBytes),
+          url,
+          provider: provider.name,
+        },
+        deps.now().toISOString(),
+      );
+      await raise('media.update', old.id);
+    });
     if (old.provider !== provider.name) return logged(noticesOf([file]));
     const obsolete = [...old.formatUrls].filter(([key]) => formats[key] === undefined).map(([, formatUrl]) => provider.keyOf(formatUrl));
-    await removeQuietly(obsolete.filter((k): k is string => k !== null), 'dropping formats of a replaced file');
+    await removeQuietly(
+      obsolete.filter((k): k is string => k !== null),
+      'dropping formats of a replaced file',
+    );
     return logged(noticesOf([file]));
   }
 
   /** Updates name, alternativeText, caption and focalPoint; absent or null values keep the old ones. */
   async function updateInfo(id: number, info: FileInfo): Promise<void> {
     const old = await existing(id);
-    await updateFile(
-      db,
-      old.id,
-      {
-        name: info.name ?? old.name,
-        alternativeText: info.alternativeText ?? old.alternativeText,
-        caption: info.caption ?? old.caption,
-        focalPoint: info.focalPoint ?? old.focalPoint,
-      },
-      deps.now().toISOString(),
-    );
+    await mediaTransaction(db, deps.events, deps.registry, async (trx, raise) => {
+      await updateFile(
+        trx,
+        old.id,
+        {
+          name: info.name ?? old.name,
+          alternativeText: info.alternativeText ?? old.alternativeText,
+          caption: info.caption ?? old.caption,
+          focalPoint: info.focalPoint ?? old.focalPoint,
+        },
+        deps.now().toISOString(),
+      );
+      await raise('media.update', old.id);
+    });
   }
 
   /** Deletes a file: its row and links first (one statement), then its objects and formats. */
@@ -244,7 +257,10 @@ export function createUploadService(deps: UploadDeps) {
     const row = Number.isSafeInteger(id) ? await fileRow(db, id) : undefined;
     if (!row) return false;
     const file = storedFile(row);
-    await deleteFileRow(db, file.id);
+    await mediaTransaction(db, deps.events, deps.registry, async (trx, raise) => {
+      await raise('media.delete', row);
+      await deleteFileRow(trx, file.id);
+    });
     if (file.provider !== provider.name) {
       deps.log(`upload: file ${file.id} was stored by provider ${file.provider}; its objects were left in place`);
       return true;

@@ -1,4 +1,5 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
+import type { EventSink } from '../documents/index.js';
 import { join } from 'node:path';
 import type { HearthConfig } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -71,6 +72,8 @@ export async function openUploads(deps: {
   now: () => Date;
   log: (message: string) => void;
   defaultLocale: () => Promise<string>;
+  /** Where media webhook events are recorded (the webhooks outbox). */
+  events?: EventSink;
 }): Promise<Uploads> {
   const { config } = deps;
   const localDir = join(config.dataDir, 'uploads');
@@ -89,6 +92,7 @@ export async function openUploads(deps: {
       log: deps.log,
       defaultLocale: deps.defaultLocale,
       images: createImageProcessor({ maxPixels: config.uploadMaxImagePixels }),
+      events: deps.events,
     }),
     reads: createFileReads({ database: deps.database, registry: deps.registry, provider, urls }),
     urls,
