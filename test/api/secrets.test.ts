@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../server/cli.js';
 import { openDataDir } from '../../server/data-dir.js';
-import { API_TOKENS_TABLE } from '../../server/db/system-tables.js';
+import { API_TOKENS_TABLE, TRANSFER_TOKENS_TABLE } from '../../server/db/system-tables.js';
 import { databaseUrlFor, dropDatabaseFor, onPostgres } from '../helpers/database.js';
 import { expectJson } from '../helpers/project.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -101,8 +101,8 @@ async function hearth(args: string[], env: Record<string, string>): Promise<{ co
   }
 }
 
-describe('hearth token create', () => {
-  it('hashes under API_TOKEN_SALT, accepted by a server with the same, refused with another', async () => {
+describe('the CLI', () => {
+  it('token create hashes under API_TOKEN_SALT, accepted by a server with the same; token create and serve refuse another', async () => {
     const url = await sharedDatabase();
     const server = await instance(url, { API_TOKEN_SALT: SALT });
     const database: Record<string, string> = url === null ? {} : { DATABASE_URL: url };
@@ -118,6 +118,32 @@ describe('hearth token create', () => {
     await expectJson(await read(server, token), 200);
     const other = await hearth(['token', 'create', '--type', 'read-only', '--name', 'refused', '--data', dataDir], { ...database, API_TOKEN_SALT: OTHER_SALT });
     expect(other).toEqual({ code: 2, stdout: '', stderr: `hearth: ${refusedSalt}\n` });
+    const serve = await hearth(['serve', '--port', '0', '--data', dataDir], { ...database, API_TOKEN_SALT: OTHER_SALT });
+    expect(serve).toEqual({ code: 2, stdout: '', stderr: `hearth: ${refusedSalt}\n` });
+  });
+});
+
+describe('transfer tokens', () => {
+  it('are hashed under TRANSFER_TOKEN_SALT as Strapi hashes them, and a start without it is refused', async () => {
+    const url = await sharedDatabase();
+    const server = await instance(url, { TRANSFER_TOKEN_SALT: 'team-transfer-token-salt' });
+    const database: Record<string, string> = url === null ? {} : { DATABASE_URL: url };
+    const dataDir = url === null ? server.dataDir : await newDir();
+    const created = await hearth(['token', 'create', '--type', 'transfer', '--access', 'push', '--name', 'push', '--data', dataDir], {
+      ...database,
+      TRANSFER_TOKEN_SALT: 'team-transfer-token-salt',
+    });
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const row = await server.server.services.database.db
+      .selectFrom(TRANSFER_TOKENS_TABLE)
+      .select('access_key_hash')
+      .where('name', '=', 'push')
+      .executeTakeFirst();
+    expect(row?.access_key_hash).toBe(hashUnder('team-transfer-token-salt', created.stdout.trim()));
+    expect(await hearth(['token', 'create', '--type', 'transfer', '--access', 'pull', '--name', 'pull', '--data', dataDir], database)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^hearth: TRANSFER_TOKEN_SALT is not set, unlike the secret this database was set up with: transfer tokens made/),
+    });
   });
 });
 
