@@ -23,6 +23,7 @@ import { syncSchema } from './schema/sync.js';
 import type { Services } from './services.js';
 import type { Logger } from './logger.js';
 import { openUploads, type Uploads } from './uploads/uploads.js';
+import { closeMcpSessions } from './mcp/http-sessions.js';
 import { createUsers } from './users/users.js';
 import { USERS_PERMISSIONS } from './users/models.js';
 import { listenError } from './errors/app-error.js';
@@ -168,7 +169,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     acceptSchemaChanges: config.acceptSchemaChanges,
   });
   const admin = createAdminServices({ db: dir.database.db, now });
-  const webhooks = createWebhooks({ db: dir.database.db, now, log, retryBaseMs: options.webhookRetryBaseMs });
+  const webhooks = createWebhooks({ database: dir.database, now, log, retryBaseMs: options.webhookRetryBaseMs });
   let uploads: Uploads;
   try {
     uploads = await openUploads({
@@ -267,6 +268,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     close() {
       closing ??= (async () => {
         transfer?.close();
+        // MCP sessions' event streams stay open: ended first, they do not hold the close for its grace period.
+        await closeMcpSessions(services);
         if (http && tracked) await gracefulClose(http, tracked);
         clearInterval(optimizer);
         watch.close();

@@ -22,9 +22,24 @@ interface Session {
 const ownerOf = (caller: Caller) => `${caller.kind}:${String(caller.id)}`;
 const isInitialize = (body: unknown) => (Array.isArray(body) ? body : [body]).some((m) => isRecord(m) && m.method === 'initialize');
 
+/** The sessions of each running server, so its close ends them (an open event stream would hold the close for its grace period). */
+const running = new WeakMap<Services, Set<() => Promise<void>>>();
+
+/** Closes every MCP session of a server's services (called as the server stops, before it waits for connections). */
+export async function closeMcpSessions(services: Services): Promise<void> {
+  await Promise.all([...(running.get(services) ?? [])].map((close) => close()));
+}
+
 /** MCP sessions over Streamable HTTP (`/mcp`), one MCP server per session, each bound to its caller. */
 export function createMcpSessions(services: Services) {
   const sessions = new Map<string, Session>();
+  const closers = running.get(services) ?? new Set<() => Promise<void>>();
+  running.set(services, closers);
+  closers.add(async () => {
+    const all = [...sessions.values()];
+    sessions.clear();
+    await Promise.all(all.map((s) => s.transport.close().catch(() => undefined)));
+  });
 
   function remember(id: string, session: Session): void {
     sessions.set(id, session);
@@ -80,12 +95,6 @@ export function createMcpSessions(services: Services) {
         session = known;
       }
       await session.transport.handleRequest(req, res, body);
-    },
-    /** Closes every session (the server is stopping). */
-    async close(): Promise<void> {
-      const all = [...sessions.values()];
-      sessions.clear();
-      await Promise.all(all.map((s) => s.transport.close().catch(() => undefined)));
     },
   };
 }

@@ -1,5 +1,6 @@
 import { ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SHUTDOWN_GRACE_MS } from '../../server/limits.js';
 import { fixtureCopy, registerOwner } from '../admin/helpers.js';
 import { collection, expectJson, writeProject } from '../helpers/project.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -80,5 +81,18 @@ describe('private and password attributes', () => {
     expect(seen).toContain('Ada');
     for (const hidden of ['secretNote', 'hidden', 'pin', 'hunter22']) expect(seen).not.toContain(hidden);
     await client.close();
+  });
+});
+
+describe('stopping the server', () => {
+  it('ends open MCP sessions instead of waiting out the shutdown grace period for their event streams', async () => {
+    const srv = await startTestServer();
+    const client = await httpClient(srv.url, await srv.token('full-access'));
+    await client.listTools();
+    // Give the client time to open its event stream (GET /mcp).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    await srv.close();
+    expect(Date.now() - started).toBeLessThan(SHUTDOWN_GRACE_MS / 2);
   });
 });
