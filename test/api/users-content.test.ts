@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveSecrets } from '../../server/auth/secrets.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { collection, expectJson, writeProject } from '../helpers/project.js';
 
@@ -210,7 +209,9 @@ describe('secrets', () => {
     const code = await server.server.services.users.accounts.issueResetCode(userId);
     await expectJson(await call('/api/auth/reset-password', { method: 'POST', json: { code, password: 'writer-pass-2', passwordConfirmation: 'writer-pass-2' } }), 200);
     await expectJson(await call('/api/auth/reset-password', { method: 'POST', json: { code, password: 'writer-pass-3', passwordConfirmation: 'writer-pass-3' } }), 400);
-    const secrets = JSON.parse(await readFile(join(server.dataDir, 'secrets.json'), 'utf8')) as Record<string, string>;
+    // Where the server found them: secrets.json on SQLite, the database on PostgreSQL (resolving again changes nothing).
+    const { services } = server.server;
+    const secrets = await resolveSecrets({ database: services.database, dataDir: server.dataDir, settings: services.config.secrets });
     const rows = await server.server.services.database.db.selectFrom('up_users').select(['password', 'resetPasswordToken']).execute();
     const hashes = rows.map((r) => String(r.password));
     expect(hashes.every((h) => h.startsWith('scrypt$'))).toBe(true);
