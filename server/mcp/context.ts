@@ -31,11 +31,18 @@ export interface ToolAnswer {
   _meta?: Record<string, unknown>;
 }
 
-/** An answer built from JSON text, refused when larger than MCP_MAX_RESULT_BYTES. */
+/** An answer built from JSON text, refused when larger than MCP_MAX_RESULT_BYTES (a read: the caller may ask for less). */
 export function answerText(text: string, meta?: Record<string, unknown>): ToolAnswer {
   if (Buffer.byteLength(text) > MCP_MAX_RESULT_BYTES) {
     throw validationError(`The answer is larger than ${MCP_MAX_RESULT_BYTES} bytes: ask for a smaller pageSize, fewer fields or less populate`);
   }
+  return unbounded(text, meta);
+}
+
+/** A write's answer, whatever its size: the write is done, refusing its answer would only hide that. */
+export const writeAnswer = (value: unknown): ToolAnswer => unbounded(JSON.stringify(value));
+
+function unbounded(text: string, meta?: Record<string, unknown>): ToolAnswer {
   const parsed: unknown = JSON.parse(text);
   return {
     content: [{ type: 'text', text }],

@@ -7,7 +7,7 @@ import { readListQuery, readOneQuery, validateQuery } from '../query/read-query.
 import { writeQuery } from '../query/write-query.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel } from '../schema/types.js';
-import { answer, answerText, pick, queryEnv, textArg, type Args, type McpContext, type ToolAnswer } from './context.js';
+import { answer, answerText, pick, queryEnv, textArg, writeAnswer, type Args, type McpContext, type ToolAnswer } from './context.js';
 import { checkedDocumentId, resolveType, type ContentAction } from './model-info.js';
 
 /** One call's bearings: the registry it started with, its caller, the type it names. */
@@ -109,7 +109,7 @@ export async function writeDocument(ctx: McpContext, args: Args, kind: 'create' 
       ? await run(call, (d) => d.create({ model, data, query, access: access(caller), author }))
       : await run(call, (d) => d.update({ model, documentId, data, query, access: access(caller), author }));
   if (written === null) throw notFound();
-  return answer({ data: written, meta: {} });
+  return writeAnswer({ data: written, meta: {} });
 }
 
 /** The documentId an action targets: given, or a single type's own. */

@@ -7,7 +7,7 @@ import { paginationMeta } from '../query/pagination.js';
 import { readFileInfos } from '../uploads/file-info.js';
 import { pageWindowOf, readFileQuery } from '../uploads/file-query.js';
 import { UPLOAD_TEMP_PREFIX } from '../uploads/uploads.js';
-import { answer, pick, queryEnv, textArg, type Args, type McpContext, type ToolAnswer } from './context.js';
+import { answer, pick, queryEnv, textArg, writeAnswer, type Args, type McpContext, type ToolAnswer } from './context.js';
 
 /** The upload plugin's Content API actions this server's tools perform. */
 export const FILE_ACTIONS = { find: 'plugin::upload.content-api.find', upload: 'plugin::upload.content-api.upload' } as const;
@@ -80,7 +80,7 @@ export async function uploadFile(ctx: McpContext, args: Args): Promise<ToolAnswe
       const found = await uploads.reads.one(id, null, canRead(caller));
       if (found) files.push(found);
     }
-    return answer({ data: files });
+    return writeAnswer({ data: files });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import qs from 'qs';
+import { MCP_MAX_RESULT_BYTES } from '../../server/limits.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { call, httpClient, toolNames } from './helpers.js';
 
@@ -56,6 +57,20 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect(result._meta).toEqual({ more: { pagination: { page: 2, pageSize: 2 } } });
     const capped = await call(client, 'find_documents', { contentType: 'articles', pagination: { pageSize: 1000 } });
     expect((capped.structuredContent.meta as { pagination: { pageSize: number } }).pagination.pageSize).toBe(50);
+    await client.close();
+  });
+
+  it('a read answer over MCP_MAX_RESULT_BYTES is refused with a 400 that says how to ask for less; the write that made it is answered', async () => {
+    const client = await httpClient(srv.url, full);
+    const summary = 'x'.repeat(MCP_MAX_RESULT_BYTES);
+    const created = await call(client, 'create_document', { contentType: 'articles', data: { title: 'Huge', summary }, status: 'published' });
+    expect(created.isError).toBeFalsy();
+    const big = await call(client, 'find_documents', { contentType: 'articles', filters: { title: { $eq: 'Huge' } } });
+    expect(big.isError).toBe(true);
+    expect(big.structuredContent.error).toMatchObject({ status: 400, name: 'ValidationError', message: `The answer is larger than ${MCP_MAX_RESULT_BYTES} bytes: ask for a smaller pageSize, fewer fields or less populate` });
+    const small = await call(client, 'find_documents', { contentType: 'articles', filters: { title: { $eq: 'Huge' } }, fields: ['title'] });
+    expect(small.structuredContent.data).toEqual([expect.objectContaining({ title: 'Huge' })]);
+    await srv.request(`/api/articles/${(created.structuredContent.data as { documentId: string }).documentId}`, { method: 'DELETE', token: full });
     await client.close();
   });
 
