@@ -74,6 +74,23 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     await client.close();
   });
 
+  it('a single type: update saves its draft, publish publishes it, find and get answer GET /api/:singularApiId', async () => {
+    const client = await httpClient(srv.url, full);
+    const missing = await call(client, 'find_documents', { contentType: 'homepage' });
+    const restMissing = await srv.request('/api/homepage', { token: full });
+    expect(missing.structuredContent).toEqual(await restMissing.json());
+    const draft = await call(client, 'update_document', { contentType: 'homepage', data: { headline: 'Welcome' } });
+    expect(draft.structuredContent.data).toMatchObject({ headline: 'Welcome', publishedAt: null });
+    const published = await call(client, 'publish_document', { contentType: 'api::homepage.homepage' });
+    expect(published.structuredContent.data).toMatchObject({ headline: 'Welcome', publishedAt: expect.any(String) });
+    const found = await call(client, 'find_documents', { contentType: 'homepage', populate: '*' });
+    const rest = await srv.request('/api/homepage?populate=*', { token: full });
+    expect(rest.status).toBe(200);
+    expect(found.structuredContent).toEqual(await rest.json());
+    expect((await call(client, 'get_document', { contentType: 'homepage', populate: '*' })).structuredContent).toEqual(found.structuredContent);
+    await client.close();
+  });
+
   it('create saves a draft, publish publishes it, and REST reads it back', async () => {
     const client = await httpClient(srv.url, full);
     const created = await call(client, 'create_document', { contentType: 'articles', data: { title: 'Written by an assistant', views: 1 } });
