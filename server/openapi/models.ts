@@ -166,23 +166,49 @@ function componentInputRef(env: ModelEnv, component: ComponentModel): JsonSchema
   return env.set.ref(`${schemaName(component)}Input`, () => ({ type: 'object', properties: componentInputProperties(env, component) }));
 }
 
-/** One related document as a write names it: its documentId, or an object adding locale and status. */
+/** One related document as a write names it: its documentId, its row id, or an object adding locale and status. */
 const RELATION_TARGET: JsonSchema = {
   anyOf: [
     { type: 'string', description: 'documentId' },
+    { type: 'integer', description: 'Row id' },
     {
       type: 'object',
-      required: ['documentId'],
-      properties: { documentId: { type: 'string' }, locale: { type: ['string', 'null'] }, status: { type: 'string', enum: ['draft', 'published'] } },
+      properties: {
+        documentId: { type: 'string' },
+        id: { type: 'integer' },
+        locale: { type: ['string', 'null'] },
+        status: { type: 'string', enum: ['draft', 'published'] },
+      },
     },
   ],
 };
 
+/** Where `connect` puts a relation in an ordered list. */
+const POSITION: JsonSchema = {
+  type: 'object',
+  properties: { before: { type: ['string', 'integer'] }, after: { type: ['string', 'integer'] }, start: { type: 'boolean' }, end: { type: 'boolean' } },
+};
+
 /** `connect` / `disconnect` / `set`: Strapi's relation operations. */
 function relationOps(target: JsonSchema): JsonSchema {
+  const positioned: JsonSchema = {
+    anyOf: [
+      target,
+      {
+        type: 'object',
+        properties: {
+          documentId: { type: 'string' },
+          id: { type: 'integer' },
+          locale: { type: ['string', 'null'] },
+          status: { type: 'string' },
+          position: POSITION,
+        },
+      },
+    ],
+  };
   return {
     type: 'object',
-    properties: { connect: list(target), disconnect: list(target), set: list(target) },
+    properties: { connect: list(positioned), disconnect: list(target), set: list(target) },
   };
 }
 

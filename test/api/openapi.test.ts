@@ -1,11 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureCopy, registerOwner } from '../admin/helpers.js';
+import { eventually, fixtureCopy, registerOwner } from '../admin/helpers.js';
 import { expectJson, listOf } from '../helpers/project.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -77,7 +77,9 @@ describe('GET /hearth/openapi.json', () => {
         "    blocks: [{ __component: 'shared.quote', id: 3, text: 'q' }, { __component: 'shared.rich-text', id: 4, body: [] }] }],",
         '  meta: { pagination: { page: 1, pageSize: 25, pageCount: 1, total: 1 } },',
         '};',
-        "export const body: paths['/api/articles']['post']['requestBody']['content']['application/json'] = { data: { title: 'x', category: 'c1', seo: { metaTitle: 'm' } } };",
+        "export const body: paths['/api/articles']['post']['requestBody']['content']['application/json'] = {",
+        "  data: { title: 'x', category: 3, tags: { connect: [{ documentId: 't1', position: { start: true } }], disconnect: ['t2'] }, seo: { metaTitle: 'm' }, gallery: [1, 2] },",
+        '};',
         "export const failure: paths['/api/articles/{documentId}']['get']['responses'][404]['content']['application/json'] =",
         "  { data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } };",
         '// @ts-expect-error a dynamic zone entry must name one of its components',
@@ -207,7 +209,7 @@ describe('a schema change', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("shows in the next request's document (content-type builder)", async () => {
+  it("shows in the next request's document (content-type builder, then a hand edit the watcher picks up)", async () => {
     const session = await registerOwner(builderServer);
     const get = async () => expectJson<OpenApiDoc>(await builderServer.request(DOC, { token: session }), 200);
     expect(Object.keys((await get()).paths)).not.toContain('/api/books');
@@ -223,6 +225,16 @@ describe('a schema change', () => {
     const doc = await get();
     expect(operations(doc)['/api/books']).toEqual(['get', 'post']);
     expect(doc.components.schemas.Book).toMatchObject({ properties: { title: { type: 'string' }, pages: { type: ['integer', 'null'] } } });
+
+    // A hand edit of the schema file, picked up by the watcher.
+    const file = join(dir, 'src/api/book/content-types/book/schema.json');
+    const schema = JSON.parse(await readFile(file, 'utf8')) as { attributes: Json };
+    await writeFile(
+      file,
+      JSON.stringify({ ...schema, attributes: { ...schema.attributes, format: { type: 'enumeration', enum: ['paperback', 'hardcover'] } } }, null, 2),
+    );
+    await eventually(async () => 'format' in components(await get(), 'Book'));
+    expect(components(await get(), 'Book').format).toEqual({ type: ['string', 'null'], enum: ['paperback', 'hardcover', null] });
   });
 });
 
