@@ -264,10 +264,28 @@ export interface Information {
   readonly database: string;
   readonly uploadProvider: string;
   readonly desktop: boolean;
+  /** How to run this install's CLI from anywhere (absolute paths; never `npx hearth`, another project's name on npm). */
+  readonly cli: CliCommand;
 }
+/** A command line: the program, its first arguments and its environment. */
+export interface CliCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+const envDecoder: Decoder<Record<string, string>> = (v, p = '') => Object.fromEntries(Object.entries(record(v, p)).map(([k, x]) => [k, str(x, `${p}.${k}`)]));
 /** Decodes the server information. */
 export const informationDecoder = dataOf<Information>(
-  object({ version: str, serverUrl: str, dataDir: str, schemasDir: nullable(str), database: str, uploadProvider: str, desktop: (v) => v === true }),
+  object({
+    version: str,
+    serverUrl: str,
+    dataDir: str,
+    schemasDir: nullable(str),
+    database: str,
+    uploadProvider: str,
+    desktop: (v) => v === true,
+    cli: object<CliCommand>({ command: str, args: array(str), env: envDecoder }),
+  }),
 );
 
 /** Any JSON value, kept as is. */

@@ -28,3 +28,18 @@ export function packageInfo(start: string = import.meta.dirname): PackageInfo {
 
 /** Where `npm run build` puts the admin UI: `<package root>/dist/renderer`. */
 export const adminUiDirOf = (info: PackageInfo): string => join(info.root, 'dist', 'renderer');
+
+/** How to run this install's `hearth` CLI from any folder (an AI assistant starting `hearth mcp`, a script). */
+export interface CliCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * This install's CLI by absolute paths: the running Node (the desktop app's own binary, run as
+ * Node) and `bin/hearth.js`. Never `npx hearth`: the npm package of that name is another project.
+ */
+export function cliCommand(info: PackageInfo, runtime: { execPath: string; electron: string | undefined } = { execPath: process.execPath, electron: process.versions.electron }): CliCommand {
+  return { command: runtime.execPath, args: [join(info.root, 'bin', 'hearth.js')], env: runtime.electron === undefined ? {} : { ELECTRON_RUN_AS_NODE: '1' } };
+}

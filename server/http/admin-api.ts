@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { packageInfo } from '../admin/package-info.js';
+import { cliCommand, packageInfo } from '../admin/package-info.js';
 import { forbidden, notFound } from '../errors/app-error.js';
 import type { Services } from '../services.js';
 import { publicAdminRoutes, sessionAdminRoutes, sessionGuard } from './admin-auth.js';
@@ -34,7 +34,9 @@ function noCors(req: Request, res: Response, next: NextFunction): void {
 export function adminApi(services: Services, options: AdminApiOptions = {}): express.Router {
   const router = express.Router();
   const guard = sessionGuard(services);
-  const { version } = packageInfo();
+  const info = packageInfo();
+  const { version } = info;
+  const cli = cliCommand(info);
   router.use(noCors);
   router.use(publicAdminRoutes(services));
   router.use(guard.require);
@@ -58,6 +60,7 @@ export function adminApi(services: Services, options: AdminApiOptions = {}): exp
         database: services.database.kind,
         uploadProvider: config.uploadProvider,
         desktop: services.desktopSecret !== null,
+        cli,
       },
     });
   });

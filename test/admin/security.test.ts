@@ -129,6 +129,8 @@ describe('server information', () => {
       database: onPostgres() ? 'postgres' : 'sqlite',
       uploadProvider: 'local',
       desktop: false,
+      // This install's CLI by absolute paths (the AI-assistant panel starts `hearth mcp` with it).
+      cli: { command: process.execPath, args: [join(import.meta.dirname, '../../bin/hearth.js')], env: {} },
     });
   });
 });

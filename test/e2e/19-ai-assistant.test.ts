@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unlabelledControls } from './support/a11y.js';
@@ -46,10 +47,11 @@ describe('19. connect an AI assistant', () => {
     await visible(page.getByText('Copy this token now. For your security it will not be shown again.'));
     expect(await page.getByTestId('assistant-grant').innerText()).toContain('can read every content type and file through token “AI assistant”');
 
-    // stdio: the assistant starts `npx hearth mcp` on this data folder with the token.
+    // stdio: the assistant starts this install's `hearth mcp` (absolute paths; `npx hearth` is another project on npm) on this data folder with the token.
     const { schemasDir } = await data(server, '/admin/api/information', { token: session });
-    const args = ['hearth', 'mcp', '--data', server.dataDir, ...(typeof schemasDir === 'string' ? ['--schemas', schemasDir] : []), '--token', token];
-    const local = { command: 'npx', args };
+    const cli = join(import.meta.dirname, '../../bin/hearth.js');
+    const args = [cli, 'mcp', '--data', server.dataDir, ...(typeof schemasDir === 'string' ? ['--schemas', schemasDir] : []), '--token', token];
+    const local = { command: process.execPath, args };
     expect((await snippet(page, 'claude')).json).toEqual({ mcpServers: { hearth: local } });
     expect((await snippet(page, 'cursor')).json).toEqual({ mcpServers: { hearth: local } });
     expect((await snippet(page, 'vscode')).json).toEqual({ servers: { hearth: { type: 'stdio', ...local } } });

@@ -6,6 +6,7 @@ interface ServerPlace {
   serverUrl: string;
   dataDir: string;
   schemasDir: string | null;
+  cli: { command: string; args: string[]; env: Record<string, string> };
 }
 interface Snippet {
   client: string;
@@ -21,9 +22,11 @@ const byClient = (snippets: Snippet[]) => Object.fromEntries(snippets.map((s) =>
 
 describe('AI assistant configuration snippets', () => {
   it('writes Windows paths and any token as valid JSON, without --schemas when there is no schemas folder', () => {
-    const place = { serverUrl: 'http://127.0.0.1:1337', dataDir: 'C:\\Users\\ada\\Hearth "data"', schemasDir: null };
+    const cli = { command: 'C:\\Program Files\\nodejs\\node.exe', args: ['C:\\hearth\\bin\\hearth.js'], env: {} };
+    const place = { serverUrl: 'http://127.0.0.1:1337', dataDir: 'C:\\Users\\ada\\Hearth "data"', schemasDir: null, cli };
     const snippets = byClient(config.assistantSnippets({ place, token: 'a"b\\c', transport: 'stdio' }));
-    const local = { command: 'npx', args: ['hearth', 'mcp', '--data', 'C:\\Users\\ada\\Hearth "data"', '--token', 'a"b\\c'] };
+    // This install's CLI by absolute path: `npx hearth` would fetch another project's package of that name.
+    const local = { command: cli.command, args: ['C:\\hearth\\bin\\hearth.js', 'mcp', '--data', 'C:\\Users\\ada\\Hearth "data"', '--token', 'a"b\\c'] };
     expect(snippets).toEqual({
       claude: { mcpServers: { hearth: local } },
       cursor: { mcpServers: { hearth: local } },
@@ -31,8 +34,15 @@ describe('AI assistant configuration snippets', () => {
     });
   });
 
+  it("runs the desktop app's own binary as Node, with its environment", () => {
+    const cli = { command: '/Applications/Hearth.app/Contents/MacOS/Hearth', args: ['/Applications/Hearth.app/Contents/Resources/app.asar/bin/hearth.js'], env: { ELECTRON_RUN_AS_NODE: '1' } };
+    const place = { serverUrl: 'http://127.0.0.1:1337', dataDir: '/Users/ada/Library/Application Support/Hearth', schemasDir: null, cli };
+    const snippets = byClient(config.assistantSnippets({ place, token: 't', transport: 'stdio' }));
+    expect(snippets.cursor).toEqual({ mcpServers: { hearth: { command: cli.command, args: [...cli.args, 'mcp', '--data', place.dataDir, '--token', 't'], env: cli.env } } });
+  });
+
   it('points HTTP clients at /mcp once, and lets mcp-remote use plain http only to another machine with --allow-http', () => {
-    const local = { serverUrl: 'http://localhost:1337/', dataDir: '/d', schemasDir: '/s' };
+    const local = { serverUrl: 'http://localhost:1337/', dataDir: '/d', schemasDir: '/s', cli: { command: '/usr/bin/node', args: ['/opt/hearth/bin/hearth.js'], env: {} } };
     expect(config.mcpUrl(local)).toBe('http://localhost:1337/mcp');
     const remoteArgs = (serverUrl: string) => {
       const claude = byClient(config.assistantSnippets({ place: { ...local, serverUrl }, token: 't', transport: 'http' })).claude as {

@@ -3,6 +3,8 @@ export interface ServerPlace {
   readonly serverUrl: string;
   readonly dataDir: string;
   readonly schemasDir: string | null;
+  /** This install's CLI by absolute paths (never `npx hearth`: the npm package of that name is another project). */
+  readonly cli: { readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> };
 }
 
 /** How the assistant reaches Hearth: it starts `hearth mcp` itself, or it calls the running server's /mcp. */
@@ -30,9 +32,15 @@ export function mcpUrl(place: ServerPlace): string {
   return `${place.serverUrl.replace(/\/+$/, '')}${MCP_PATH}`;
 }
 
-/** The arguments of `npx hearth mcp` for this data dir (and schemas folder) as the token's caller. */
+/** The arguments of `hearth mcp` (after the CLI's own) for this data dir (and schemas folder) as the token's caller. */
 export function stdioArgs({ place, token }: { readonly place: ServerPlace; readonly token: string }): string[] {
-  return ['hearth', 'mcp', '--data', place.dataDir, ...(place.schemasDir ? ['--schemas', place.schemasDir] : []), '--token', token];
+  return [...place.cli.args, 'mcp', '--data', place.dataDir, ...(place.schemasDir ? ['--schemas', place.schemasDir] : []), '--token', token];
+}
+
+/** The command an assistant starts: this install's CLI, with its environment when it needs one (the desktop app's binary run as Node). */
+function stdioServer(place: ServerPlace, token: string): Record<string, unknown> {
+  const env = place.cli.env;
+  return { command: place.cli.command, args: stdioArgs({ place, token }), ...(Object.keys(env).length > 0 ? { env } : {}) };
 }
 
 /** True when a URL is plain http to another machine: mcp-remote refuses those without --allow-http. */
@@ -61,7 +69,7 @@ export function assistantSnippets({
   readonly transport: Transport;
 }): AssistantSnippet[] {
   if (transport === 'stdio') {
-    const server = { command: 'npx', args: stdioArgs({ place, token }) };
+    const server = stdioServer(place, token);
     return [
       { client: 'claude', label: 'Claude Desktop', where: CLAUDE_FILE, text: json({ mcpServers: { [SERVER_NAME]: server } }) },
       { client: 'cursor', label: 'Cursor', where: CURSOR_FILE, text: json({ mcpServers: { [SERVER_NAME]: server } }) },

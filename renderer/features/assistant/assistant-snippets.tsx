@@ -41,7 +41,8 @@ export function AssistantSnippets({ place, token }: { readonly place: ServerPlac
         </p>
       ) : (
         <p>
-          The assistant runs <code>npx hearth mcp</code> itself, so Hearth must be installed where the assistant runs.
+          The assistant starts <code>hearth mcp</code> itself, from this installation ({place.cli.args[0] ?? place.cli.command}), on this machine: use HTTP for an
+          assistant on another machine.
         </p>
       )}
       {snippets.map((s) => (
