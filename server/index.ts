@@ -169,7 +169,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     acceptSchemaChanges: config.acceptSchemaChanges,
   });
   const admin = createAdminServices({ db: dir.database.db, now });
-  const webhooks = createWebhooks({ db: dir.database.db, now, log, retryBaseMs: options.webhookRetryBaseMs });
+  const webhooks = createWebhooks({ database: dir.database, now, log, retryBaseMs: options.webhookRetryBaseMs });
   let uploads: Uploads;
   try {
     uploads = await openUploads({

@@ -22,6 +22,14 @@ export interface Database {
    */
   changeStamp(): string | null;
   /**
+   * A value that changes whenever another process (a CLI command) commits a change: on SQLite any
+   * commit of another connection (`PRAGMA data_version`); on PostgreSQL each `announceChange` of
+   * any process (LISTEN/NOTIFY). null: such changes cannot be seen now (read what you need again).
+   */
+  readonly othersStamp?: () => string | null;
+  /** Tells other processes a change was committed (PostgreSQL: NOTIFY); SQLite needs none (its othersStamp sees every commit). */
+  readonly announceChange?: () => Promise<void>;
+  /**
    * Refreshes the query planner's statistics where they are missing or stale (after a schema
    * sync and now and then): SQLite's `PRAGMA optimize`, bounded by `analysis_limit`. PostgreSQL's
    * autovacuum does this itself.

@@ -1,10 +1,13 @@
-import { CompiledQuery, Kysely, PostgresDialect, PostgresDriver, type DatabaseConnection, type Driver, type PostgresDialectConfig, type QueryCompiler, type TransactionSettings } from 'kysely';
+import { sql, CompiledQuery, Kysely, PostgresDialect, PostgresDriver, type DatabaseConnection, type Driver, type PostgresDialectConfig, type QueryCompiler, type TransactionSettings } from 'kysely';
 import pg from 'pg';
 import { PG_POOL_SIZE } from '../limits.js';
 import type { Database, HearthDB } from './database.js';
 import { TypedParametersCompiler } from './pg-compiler.js';
 import { countingPool, SqlCursor, type StatementCounter } from './pg-pool.js';
 import { hearthTypes } from './pg-values.js';
+
+/** The channel `announceChange` notifies and every open database listens on (othersStamp). */
+const CHANGES_CHANNEL = 'hearth_changes';
 
 /** The key of the transaction-level advisory lock every read-write transaction takes ("Hearth"). */
 const WRITE_LOCK_KEY = 0x4865617274;
@@ -52,16 +55,33 @@ export function openPostgres(url: string): Database {
   const counter: StatementCounter = { n: 0 };
   const db = new Kysely<HearthDB>({ dialect: new HearthPostgresDialect({ pool: countingPool(pool, counter), cursor: SqlCursor }) });
   let closed = false;
+  // A connection of its own LISTENs for other processes' announced changes (not the pool's, not counted).
+  let announced = 0;
+  let listening = false;
+  const listener = new pg.Client({ connectionString: url });
+  listener.on('notification', () => void announced++);
+  listener.on('error', () => void (listening = false));
+  const ready = listener
+    .connect()
+    .then(() => listener.query(`LISTEN ${CHANGES_CHANNEL}`))
+    .then(() => void (listening = true))
+    .catch(() => void (listening = false));
   return {
     kind: 'postgres',
     db,
     queryCount: () => counter.n,
     changeStamp: () => null,
+    othersStamp: () => (listening && !closed ? String(announced) : null),
+    announceChange: async () => {
+      await sql`SELECT pg_notify(${CHANGES_CHANNEL}, '')`.execute(db);
+    },
     // Autovacuum keeps PostgreSQL's statistics (schema sync analyses a table whose indexes it changed).
     optimize: async () => {},
     async close() {
       if (closed) return;
       closed = true;
+      await ready;
+      await listener.end().catch(() => {});
       await db.destroy();
     },
   };

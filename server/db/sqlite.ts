@@ -92,6 +92,7 @@ export function openSqlite(file: string, options: { nativeBinding?: string } = {
     readers: file === '' || file === ':memory:' ? undefined : { file: raw.name, nativeBinding: options.nativeBinding },
     queryCount: () => counter.n,
     changeStamp: () => (closed ? null : stamp()),
+    othersStamp: () => (closed ? null : String(versionStmt.get())),
     defineFunction: (name, fn) => define(raw, name, fn),
     async optimize() {
       if (closed) return;

@@ -15,7 +15,7 @@ import { checkUrl } from './validate.js';
 async function withStore<T>(parsed: Parsed, fn: (store: WebhookStore) => Promise<T>): Promise<T> {
   const dir = await openDataDir(dataDirOf(text(parsed, 'data')), { databaseUrl: databaseUrlOf() });
   try {
-    return await fn(createWebhookStore({ db: dir.database.db, now: () => new Date() }));
+    return await fn(createWebhookStore({ db: dir.database.db, now: () => new Date(), announce: dir.database.announceChange }));
   } finally {
     await dir.database.close();
   }

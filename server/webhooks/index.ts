@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { WEBHOOK_DELIVERIES_TABLE, WEBHOOK_EVENTS_TABLE } from '../db/system-tables.js';
 import type { EventSink } from '../documents/index.js';
 import { notFound } from '../errors/app-error.js';
@@ -32,7 +32,7 @@ export interface DeliveryJson {
 }
 
 export interface WebhooksArgs {
-  readonly db: Db;
+  readonly database: Database;
   readonly now: () => Date;
   readonly log: (message: string) => void;
   /** Tests: a shorter first retry wait than WEBHOOK_RETRY_BASE_MS. */
@@ -40,10 +40,12 @@ export interface WebhooksArgs {
 }
 
 export function createWebhooks(args: WebhooksArgs) {
-  const { db, now } = args;
-  const store: WebhookStore = createWebhookStore({ db, now });
+  const { now } = args;
+  const { db } = args.database;
+  const outbox = createOutbox({ database: args.database, now, wake: () => dispatcher.wake() });
+  const store: WebhookStore = createWebhookStore({ db, now, changed: outbox.changed, announce: args.database.announceChange });
   const dispatcher = createDispatcher({ db, store, now, log: args.log, retryBaseMs: args.retryBaseMs });
-  const events: EventSink = createOutbox({ now, wake: () => dispatcher.wake() });
+  const events: EventSink = outbox.sink;
 
   const known = async (id: number) => {
     const webhook = await store.get(id);

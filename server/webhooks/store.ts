@@ -42,9 +42,14 @@ export const webhookOf = (row: Stored): Webhook => ({
 export const webhookJson = ({ secret: _secret, ...json }: Webhook): WebhookJson => json;
 
 /** Webhooks in hearth_webhooks, read from the database on every call (a CLI change is seen at once). */
-export function createWebhookStore(args: { db: Db; now: () => Date }) {
+export function createWebhookStore(args: { db: Db; now: () => Date; changed?: () => void; announce?: () => Promise<void> }) {
   const { db } = args;
   const stamp = () => args.now().toISOString();
+  /** This process's outbox reads webhooks again; other processes are told (PostgreSQL's NOTIFY). */
+  const changed = async (): Promise<void> => {
+    args.changed?.();
+    await args.announce?.();
+  };
   const byId = async (id: number): Promise<Webhook | null> => {
     const row = await db.selectFrom(WEBHOOKS_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
     return row ? webhookOf(row) : null;
@@ -71,6 +76,7 @@ export function createWebhookStore(args: { db: Db; now: () => Date }) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      await changed();
       const created = await byId(Number(row.id));
       if (!created) throw new Error('the new webhook was not found');
       return created;
@@ -92,6 +98,7 @@ export function createWebhookStore(args: { db: Db; now: () => Date }) {
         })
         .where('id', '=', id)
         .execute();
+      await changed();
       return byId(id);
     },
     /** Removes a webhook; the one removed (null: none). Its pending deliveries are skipped by the dispatcher. */
@@ -99,6 +106,7 @@ export function createWebhookStore(args: { db: Db; now: () => Date }) {
       const existing = await byId(id);
       if (!existing) return null;
       await db.deleteFrom(WEBHOOKS_TABLE).where('id', '=', id).execute();
+      await changed();
       return existing;
     },
   };

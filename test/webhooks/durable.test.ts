@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dropDatabaseFor } from '../helpers/database.js';
+import { runHearth } from '../helpers/cli.js';
+import { databaseEnvFor, dropDatabaseFor } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
@@ -130,6 +131,23 @@ describe('durable webhook delivery', () => {
     const expected = `sha256=${createHmac('sha256', 's3cret').update(`${timestamp}.${got.body}`).digest('hex')}`;
     expect(got.headers['X-Hearth-Signature']).toBe(expected);
     expect(Object.keys(got.headers).slice(2, 6)).toEqual(['X-Strapi-Event', 'Content-Type', 'X-Hearth-Timestamp', 'X-Hearth-Signature']);
+  });
+
+  it('a webhook another process adds (hearth webhook add, the bundle) is used by the very next write', async () => {
+    const server = await serverOn();
+    const token = await server.token('full-access');
+    await createTag(server, token, 'before any webhook');
+    const receiver = await receiverOn();
+    const added = await runHearth(['webhook', 'add', '--url', `${receiver.url}/cli`, '--events', 'entry.create', '--data', server.dataDir], await databaseEnvFor(server.dataDir));
+    expect(added.code).toBe(0);
+    await createTag(server, token, 'after');
+    await receiver.waitFor(1);
+    expect(events(receiver).map((e) => e.entry.label)).toEqual(['after']);
+    const removed = await runHearth(['webhook', 'remove', '--id', added.stdout.trim(), '--data', server.dataDir], await databaseEnvFor(server.dataDir));
+    expect(removed.code).toBe(0);
+    await createTag(server, token, 'after removal');
+    await sleep(300);
+    expect(receiver.received).toHaveLength(1);
   });
 
   it('a write answers at once while the receiver hangs', async () => {
