@@ -153,6 +153,13 @@ export const UP_LEGACY_JWT_LIFESPAN_S = 30 * 24 * 60 * 60;
 /** Login, register and password routes: requests per key and window before 429 (Strapi's `ratelimit`). */
 export const UP_RATE_LIMIT_MAX = 10;
 export const UP_RATE_LIMIT_WINDOW_MS = 60 * 1000;
+/** Rate limits in memory (SQLite): ended windows are swept once more keys than this are held. */
+export const RATE_LIMIT_MEMORY_MAX_KEYS = 10_000;
+/** Rate limits in the database (PostgreSQL): ended windows are deleted once every this many hits of an instance. */
+export const RATE_LIMIT_SWEEP_EVERY = 500;
+/** Team mode (PostgreSQL): how often an instance writes its heartbeat, and how long one stays live without it. */
+export const INSTANCE_HEARTBEAT_MS = 10 * 1000;
+export const INSTANCE_STALE_MS = 30 * 1000;
 /** Longest end-user password, in UTF-8 bytes (Strapi: "Password must be less than 73 bytes"). */
 export const UP_PASSWORD_MAX_BYTES = 72;
 /** Random bytes of a password reset code. */

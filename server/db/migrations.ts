@@ -258,6 +258,26 @@ const MIGRATIONS: readonly Migration[] = [
       await db.schema.createIndex('hearth_webhook_deliveries_webhook_idx').on('hearth_webhook_deliveries').columns(['webhook_id', 'id']).execute();
     },
   },
+  {
+    version: 5,
+    description: 'team mode: auth rate limits counted in the database, instance heartbeats',
+    async up(db, kind) {
+      await db.schema
+        .createTable('hearth_rate_limits')
+        .addColumn('key', internalType(kind, 'text'), (c) => c.primaryKey())
+        .addColumn('hits', internalType(kind, 'integer'), (c) => c.notNull())
+        .addColumn('reset_at', internalType(kind, 'bigint'), (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('hearth_rate_limits_reset_idx').on('hearth_rate_limits').column('reset_at').execute();
+      await db.schema
+        .createTable('hearth_instances')
+        .addColumn('id', internalType(kind, 'text'), (c) => c.primaryKey())
+        .addColumn('upload_provider', internalType(kind, 'text'), (c) => c.notNull())
+        .addColumn('started_at', internalType(kind, 'text'), (c) => c.notNull())
+        .addColumn('last_seen', internalType(kind, 'bigint'), (c) => c.notNull())
+        .execute();
+    },
+  },
 ];
 
 /** The newest internal schema version this build knows. */

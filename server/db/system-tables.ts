@@ -51,6 +51,10 @@ export const WEBHOOKS_TABLE = 'hearth_webhooks';
 export const WEBHOOK_EVENTS_TABLE = 'hearth_webhook_events';
 /** One event's delivery to one webhook: pending, delivered or failed, with its attempts. */
 export const WEBHOOK_DELIVERIES_TABLE = 'hearth_webhook_deliveries';
+/** Auth rate-limit windows counted in the database, so every instance on it counts the same hits. */
+export const RATE_LIMITS_TABLE = 'hearth_rate_limits';
+/** Live instances on a shared database: each one's heartbeat (PostgreSQL). */
+export const INSTANCES_TABLE = 'hearth_instances';
 
 /** A row of hearth_meta. */
 export type MetaTable = { key: string; value: string };
@@ -276,6 +280,24 @@ export type WebhookDeliveryTable = {
   delivered_at: string | null;
 };
 
+/** A row of hearth_rate_limits: the hits of one key in its current fixed window. */
+export type RateLimitTable = {
+  key: string;
+  hits: number;
+  /** Epoch milliseconds at which the window ends. */
+  reset_at: number;
+};
+
+/** A row of hearth_instances: one running server and when it last said it was alive. */
+export type InstanceTable = {
+  id: string;
+  /** `local` or `aws-s3`: whose files another instance can serve. */
+  upload_provider: string;
+  started_at: string;
+  /** Epoch milliseconds of the last heartbeat. */
+  last_seen: number;
+};
+
 /** Hearth's own tables, for Kysely: `Db` is typed with these beside the run-time content tables. */
 export type SystemTables = {
   [META_TABLE]: MetaTable;
@@ -297,4 +319,6 @@ export type SystemTables = {
   [WEBHOOKS_TABLE]: WebhookTable;
   [WEBHOOK_EVENTS_TABLE]: WebhookEventTable;
   [WEBHOOK_DELIVERIES_TABLE]: WebhookDeliveryTable;
+  [RATE_LIMITS_TABLE]: RateLimitTable;
+  [INSTANCES_TABLE]: InstanceTable;
 };

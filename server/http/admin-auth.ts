@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { RateLimitRequestHandler } from 'express-rate-limit';
 import type { AdminUser } from '../admin/admin-users.js';
 import type { AdminSession } from '../admin/sessions.js';
+import { rateLimitStore } from '../auth/rate-limit-store.js';
 import { AppError, unauthorized } from '../errors/app-error.js';
 import { ADMIN_LOGIN_RATE_LIMIT, ADMIN_LOGIN_RATE_WINDOW_MS } from '../limits.js';
 import type { Services } from '../services.js';
@@ -69,6 +70,8 @@ export function publicAdminRoutes(services: Services): express.Router {
         // Only failed attempts count: a brute force is stopped, a busy admin script that logs in correctly is not.
         skipSuccessfulRequests: true,
         validate: false,
+        // Counted in the database on PostgreSQL, so every instance on it counts the same attempts.
+        store: rateLimitStore({ database: services.database, now: services.now, prefix: 'admin-login' }),
         handler: (_req, res) => sendError(res, new AppError('RateLimitError', 'Too many requests, please try again later.', {})),
       }),
     );

@@ -124,7 +124,7 @@ function mountSessionRoutes(router: Router, services: Services): void {
  * each checked against its `plugin::users-permissions.auth.*` action.
  */
 export function mountAuthRoutes(router: Router, services: Services): void {
-  const limit = createAuthRateLimit(services.now);
+  const limit = createAuthRateLimit({ now: services.now, database: services.database });
   mountLoginRoutes(router, services, limit);
   mountPasswordRoutes(router, services, limit);
   mountSessionRoutes(router, services);

@@ -1,42 +1,13 @@
 import type { Request, Response } from 'express';
-import type { ClientRateLimitInfo, Options, RateLimitRequestHandler, Store } from 'express-rate-limit';
+import type { RateLimitRequestHandler } from 'express-rate-limit';
+import { rateLimitStore } from '../auth/rate-limit-store.js';
+import type { Database } from '../db/database.js';
 import { AppError } from '../errors/app-error.js';
 import { UP_RATE_LIMIT_MAX, UP_RATE_LIMIT_WINDOW_MS } from '../limits.js';
 
 /** Routes whose key carries the e-mail of the body (Strapi keys the rest by path and IP only). */
 const EMAIL_KEYED = new Set(['/api/auth/local/register', '/api/auth/forgot-password', '/api/auth/send-email-confirmation']);
 const BODY = 'hearthRateLimitBody';
-
-/** Fixed windows counted on the server's clock (so tests can move time instead of sleeping). */
-function clockStore(now: () => Date): Store {
-  const hits = new Map<string, { count: number; resetAt: number }>();
-  let windowMs = UP_RATE_LIMIT_WINDOW_MS;
-  const sweep = (at: number) => {
-    for (const [key, entry] of hits) if (entry.resetAt <= at) hits.delete(key);
-  };
-  return {
-    localKeys: true,
-    init(options: Options) {
-      windowMs = options.windowMs;
-    },
-    increment(key: string): ClientRateLimitInfo {
-      const at = now().getTime();
-      if (hits.size > 10_000) sweep(at);
-      let entry = hits.get(key);
-      if (!entry || entry.resetAt <= at) entry = { count: 0, resetAt: at + windowMs };
-      entry.count += 1;
-      hits.set(key, entry);
-      return { totalHits: entry.count, resetTime: new Date(entry.resetAt) };
-    },
-    decrement(key: string) {
-      const entry = hits.get(key);
-      if (entry && entry.count > 0) entry.count -= 1;
-    },
-    resetKey(key: string) {
-      hits.delete(key);
-    },
-  };
-}
 
 /** Strapi's key: `<email or noIdentifier>:<normalised path>:<ip>` (users-permissions `rateLimit`). */
 function keyOf(req: Request, res: Response, ipKeyGenerator: (ip: string) => string): string {
@@ -50,10 +21,11 @@ function keyOf(req: Request, res: Response, ipKeyGenerator: (ip: string) => stri
 /**
  * The login/register limiter: 10 requests per key and minute, then 429 `RateLimitError` in
  * Strapi's envelope. Runs after the permission check and once the body is read, as Strapi's
- * route middleware does.
+ * route middleware does. Windows run on the server's clock (tests move time instead of sleeping).
  */
-export function createAuthRateLimit(now: () => Date): (req: Request, res: Response, body: unknown) => Promise<void> {
-  const store = clockStore(now);
+export function createAuthRateLimit({ now, database }: { now: () => Date; database: Database }): (req: Request, res: Response, body: unknown) => Promise<void> {
+  // Counted in the database on PostgreSQL, so every instance on it counts the same hits.
+  const store = rateLimitStore({ database, now, prefix: 'users-permissions' });
   // express-rate-limit is loaded by the first limited request, not when the server starts.
   let loaded: Promise<RateLimitRequestHandler> | null = null;
   const load = () =>
