@@ -5,6 +5,9 @@ import { adminRoles } from './http/admin-roles.js';
 import { adminUi } from './http/admin-ui.js';
 import { webhookRoutes } from './http/admin-webhooks.js';
 import { contentApi, holdRegistry } from './http/content-api.js';
+import { authenticate } from './http/caller.js';
+import { readBody } from './http/body.js';
+import { graphqlRoute } from './graphql/route.js';
 import { finalErrorHandler } from './http/error-handler.js';
 import { mcpRoute } from './http/mcp-route.js';
 import { openApiRoute } from './http/openapi.js';
@@ -35,6 +38,17 @@ export function createApp(services: Services): express.Express {
   app.use('/api/upload', uploadApi(services));
   app.use('/api', usersApi(services));
   app.use('/api', contentApi(services));
+  app.all('/graphql', graphqlRoute({
+    registry: () => services.registry(),
+    documents: services.documents,
+    limits: { defaultLimit: services.config.defaultLimit, maxLimit: services.config.maxLimit },
+    localeCodes: async () => (await services.locales.list()).map((l) => l.code),
+    authenticate: (req) => authenticate(req, services),
+    readBody,
+    // Strapi's Apollo: introspection off in production; GRAPHQL_INTROSPECTION=false turns it off anywhere.
+    introspection: process.env.GRAPHQL_INTROSPECTION !== 'false' && process.env.NODE_ENV !== 'production',
+    log: services.log,
+  }));
   app.use('/admin/api', adminApi(services, { extraRoutes: [adminRoles(services), webhookRoutes(services)] }));
   app.use('/admin', adminUi(services.adminUiDir, services.config));
   app.use((_req: Request, res: Response) => sendError(res, notFound()));

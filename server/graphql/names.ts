@@ -1,0 +1,75 @@
+import type { ComponentModel, ContentTypeModel, ScalarType } from '../schema/types.js';
+
+/**
+ * Strapi's GraphQL names (`@strapi/plugin-graphql` 5): types by the content type's globalId,
+ * components `Component<Category><Name>`, queries `x`, `xs`, `xs_connection`, enums
+ * `ENUM_<TYPE>_<ATTR>`.
+ */
+
+const pascal = (text: string): string =>
+  text
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** `plugin::upload.file` -> `Upload`, `api::article.article` -> `` (api types have no prefix). */
+function prefixOf(uid: string): string {
+  const [namespace = '', rest = ''] = uid.split('::');
+  if (namespace !== 'plugin') return '';
+  const plugin = rest.split('.')[0] ?? '';
+  return plugin === 'i18n' ? 'I18N' : pascal(plugin);
+}
+
+/** The globalId of a content type: `Article`, `UploadFile`, `UsersPermissionsUser`. */
+export const typeNameOf = (model: ContentTypeModel): string => prefixOf(model.uid) + pascal(model.singularName);
+
+/** `ComponentSharedSeo` for `shared.seo`. */
+export const componentTypeNameOf = (model: ComponentModel): string => `Component${pascal(model.category)}${pascal(model.uid.split('.').slice(1).join('.'))}`;
+
+/** The single-document query: `article`, `uploadFile`. */
+export const singleQueryOf = (model: ContentTypeModel): string => lowerFirst(typeNameOf(model));
+
+/** The list query: `articles`, `uploadFiles`, `categories`. */
+export const listQueryOf = (model: ContentTypeModel): string => lowerFirst(prefixOf(model.uid) + pascal(model.pluralName));
+
+/** `ENUM_SPECIMEN_S_ENUM`. */
+export const enumNameOf = (typeName: string, attribute: string): string => `ENUM_${typeName.toUpperCase()}_${attribute.toUpperCase()}`;
+
+/** `ArticleBlocksDynamicZone`. */
+export const dynamicZoneNameOf = (typeName: string, attribute: string): string => `${typeName}${pascal(attribute)}DynamicZone`;
+
+/** The GraphQL scalar an attribute type is read and written as. */
+export function scalarNameOf(type: ScalarType): 'String' | 'Int' | 'Long' | 'Float' | 'Boolean' | 'Date' | 'Time' | 'DateTime' | 'JSON' {
+  switch (type) {
+    case 'integer':
+      return 'Int';
+    case 'biginteger':
+      return 'Long';
+    case 'float':
+    case 'decimal':
+      return 'Float';
+    case 'boolean':
+      return 'Boolean';
+    case 'date':
+      return 'Date';
+    case 'time':
+      return 'Time';
+    case 'datetime':
+    case 'timestamp':
+      return 'DateTime';
+    case 'json':
+    case 'blocks':
+      return 'JSON';
+    default:
+      return 'String';
+  }
+}
+
+/** The 22 operators of every scalar filter input, in Strapi's order (no `$`). */
+export const FILTER_OPERATORS = [
+  'and', 'or', 'not', 'eq', 'eqi', 'ne', 'nei', 'startsWith', 'endsWith', 'contains', 'notContains', 'containsi', 'notContainsi',
+  'gt', 'gte', 'lt', 'lte', 'null', 'notNull', 'in', 'notIn', 'between',
+] as const;

@@ -1,0 +1,125 @@
+import type { NextFunction, Request, Response } from 'express';
+import {
+  execute, getOperationAST, GraphQLError, parse, specifiedRules, validate, NoSchemaIntrospectionCustomRule, type DocumentNode, type ExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
+import type { DocumentService } from '../documents/index.js';
+import type { PaginationLimits } from '../query/pagination.js';
+import type { Registry } from '../schema/registry.js';
+import { formatError, requestError } from './errors.js';
+import type { GraphqlContext } from './resolve.js';
+import { buildGraphqlSchema } from './schema.js';
+
+/**
+ * `POST /graphql` and `GET /graphql` (queries only) with Apollo Server 4's transport rules as
+ * Strapi 5 runs it: CSRF prevention, batching off, 400 for parse/validation/variable errors, 200
+ * with `errors` + `data` for resolver errors. Authentication runs first, as Strapi's middleware
+ * does (an invalid bearer is REST's 401 envelope).
+ */
+export interface GraphqlRouteDeps {
+  readonly registry: () => Registry;
+  readonly documents: DocumentService;
+  readonly limits: PaginationLimits;
+  /** The configured locale codes (the `I18NLocaleCode` scalar accepts these and `*`). */
+  readonly localeCodes: () => Promise<readonly string[]>;
+  /** The caller's permission check; throws the REST 401 for a bad bearer. */
+  readonly authenticate: (req: Request) => Promise<{ allows(action: string): boolean }>;
+  /** The JSON body (REST's reader: its 400 SyntaxError and 413). */
+  readonly readBody: (req: Request) => Promise<unknown>;
+  /** False: introspection refused (`GRAPHQL_INTROSPECTION=false` or production). */
+  readonly introspection: boolean;
+  readonly log: (message: string) => void;
+}
+
+const CSRF_MESSAGE =
+  "This operation has been blocked as a potential Cross-Site Request Forgery (CSRF). Please either specify a 'content-type' header (with a type that is not one of application/x-www-form-urlencoded, multipart/form-data, text/plain) or provide a non-empty value for one of the following headers: x-apollo-operation-name, apollo-require-preflight\n";
+const SIMPLE_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+
+/** Apollo's CSRF prevention: a request a browser could send without a preflight is refused. */
+function preflighted(req: Request): boolean {
+  if (req.headers['x-apollo-operation-name'] || req.headers['apollo-require-preflight']) return true;
+  const type = req.headers['content-type'];
+  if (type === undefined) return false;
+  return !SIMPLE_TYPES.has(type.split(';')[0]?.trim().toLowerCase() ?? '');
+}
+
+type Params = { query?: unknown; variables?: unknown; operationName?: unknown };
+
+function send(res: Response, status: number, body: unknown): void {
+  res.status(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+export function graphqlRoute(deps: GraphqlRouteDeps) {
+  const schemas = new WeakMap<Registry, GraphQLSchema>();
+  let codes: ReadonlySet<string> = new Set();
+  const schemaOf = (registry: Registry): GraphQLSchema => {
+    let schema = schemas.get(registry);
+    if (!schema) {
+      schema = buildGraphqlSchema({ registry, localeCodes: () => codes });
+      schemas.set(registry, schema);
+    }
+    return schema;
+  };
+  const rules = deps.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
+
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      if (req.method !== 'GET' && req.method !== 'POST') {
+        res.status(405).set('Allow', 'GET, POST').end();
+        return;
+      }
+      const caller = await deps.authenticate(req);
+      if (!preflighted(req)) return send(res, 400, requestError(CSRF_MESSAGE, 'BAD_REQUEST'));
+      let params: Params;
+      if (req.method === 'GET') {
+        const url = new URL(req.originalUrl, 'http://localhost');
+        const variables = url.searchParams.get('variables');
+        params = { query: url.searchParams.get('query') ?? undefined, operationName: url.searchParams.get('operationName') ?? undefined, variables: variables ? (JSON.parse(variables) as unknown) : undefined };
+      } else {
+        const body = await deps.readBody(req);
+        if (Array.isArray(body)) return send(res, 400, requestError('Operation batching disabled.', 'BAD_REQUEST'));
+        if (typeof body !== 'object' || body === null || Object.keys(body).length === 0) {
+          return send(res, 400, requestError('POST body missing, invalid Content-Type, or JSON object has no keys.', 'BAD_REQUEST'));
+        }
+        params = body as Params;
+      }
+      if (typeof params.query !== 'string' || params.query === '') {
+        return send(res, 400, requestError('GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.', 'BAD_REQUEST'));
+      }
+      let document: DocumentNode;
+      try {
+        document = parse(params.query);
+      } catch (err) {
+        if (err instanceof GraphQLError) return send(res, 400, { errors: [formatError(err, 'GRAPHQL_PARSE_FAILED')] });
+        throw err;
+      }
+      codes = new Set(await deps.localeCodes());
+      const registry = deps.registry();
+      const schema = schemaOf(registry);
+      const invalid = validate(schema, document, rules);
+      if (invalid.length > 0) return send(res, 400, { errors: invalid.map((e) => formatError(e, 'GRAPHQL_VALIDATION_FAILED')) });
+      const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
+      const operation = getOperationAST(document, operationName);
+      if (!operation) {
+        const message = operationName ? `Unknown operation named "${operationName}".` : 'Must provide operation name if query contains multiple operations.';
+        return send(res, 400, requestError(message, 'OPERATION_RESOLUTION_FAILURE'));
+      }
+      if (req.method === 'GET' && operation.operation !== 'query') {
+        res.set('Allow', 'POST');
+        return send(res, 405, requestError(`GET requests only support query operations, not ${operation.operation} operations`, 'BAD_REQUEST'));
+      }
+      const context: GraphqlContext = { allows: (action) => caller.allows(action), documents: deps.documents, registry, limits: deps.limits };
+      const variableValues = typeof params.variables === 'object' && params.variables !== null ? (params.variables as Record<string, unknown>) : undefined;
+      const result: ExecutionResult = await execute({ schema, document, contextValue: context, variableValues, operationName });
+      if (!('data' in result) || result.data === undefined) {
+        return send(res, 400, { errors: (result.errors ?? []).map((e) => formatError(e, 'BAD_USER_INPUT')) });
+      }
+      const body: Record<string, unknown> = {};
+      if (result.errors) body.errors = result.errors.map((e) => formatError(e, null, deps.log));
+      body.data = result.data;
+      send(res, 200, body);
+    } catch (err) {
+      next(err);
+    }
+  };
+}
