@@ -221,3 +221,7 @@ export const WEBHOOK_DELIVERY_LOG_LIMIT = 100;
 export const WEBHOOK_MESSAGE_MAX_CHARS = 1000;
 /** MCP over HTTP: open sessions at once; past this the least recently used one is closed. */
 export const MCP_MAX_SESSIONS = 64;
+/** Delivered, failed and skipped webhook deliveries (and events left without any) are deleted once this old (7 days). */
+export const WEBHOOK_DELIVERY_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** How often the server deletes webhook deliveries past WEBHOOK_DELIVERY_RETENTION_MS (and once at start). */
+export const WEBHOOK_PRUNE_INTERVAL_MS = 60 * 60 * 1000;

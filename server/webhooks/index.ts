@@ -2,7 +2,7 @@ import type { Database } from '../db/database.js';
 import { WEBHOOK_DELIVERIES_TABLE, WEBHOOK_EVENTS_TABLE } from '../db/system-tables.js';
 import type { EventSink } from '../documents/index.js';
 import { notFound } from '../errors/app-error.js';
-import { WEBHOOK_DELIVERY_LOG_LIMIT } from '../limits.js';
+import { WEBHOOK_DELIVERY_LOG_LIMIT, WEBHOOK_DELIVERY_RETENTION_MS, WEBHOOK_PRUNE_INTERVAL_MS } from '../limits.js';
 import { createDispatcher } from './dispatcher.js';
 import { TRIGGER_EVENT } from './events.js';
 import { createOutbox } from './outbox.js';
@@ -89,13 +89,39 @@ export function createWebhooks(args: WebhooksArgs) {
     }));
   }
 
+  /** Deletes settled deliveries older than WEBHOOK_DELIVERY_RETENTION_MS, then events no delivery refers to; returns how many deliveries. */
+  async function prune(): Promise<number> {
+    const before = new Date(now().getTime() - WEBHOOK_DELIVERY_RETENTION_MS).toISOString();
+    const gone = await db.deleteFrom(WEBHOOK_DELIVERIES_TABLE).where('status', '<>', 'pending').where('updated_at', '<', before).executeTakeFirst();
+    await db
+      .deleteFrom(WEBHOOK_EVENTS_TABLE)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom(WEBHOOK_DELIVERIES_TABLE).select('id').whereRef(`${WEBHOOK_DELIVERIES_TABLE}.event_id`, '=', `${WEBHOOK_EVENTS_TABLE}.id`))))
+      .execute();
+    return Number(gone.numDeletedRows);
+  }
+  let pruner: NodeJS.Timeout | null = null;
+  let pruning: Promise<unknown> = Promise.resolve();
+  const pruneQuietly = (): void => {
+    pruning = prune().catch((err: unknown) => args.log(`webhooks: pruning old deliveries failed: ${err instanceof Error ? err.message : String(err)}`));
+  };
+
   return {
     store,
+    prune,
     /** The sink the document and upload services record events into. */
     events,
     /** Starts delivering what is pending (at start: what a previous run left). */
-    start: (): void => dispatcher.wake(),
-    close: (): Promise<void> => dispatcher.close(),
+    start: (): void => {
+      dispatcher.wake();
+      pruneQuietly();
+      pruner = setInterval(pruneQuietly, WEBHOOK_PRUNE_INTERVAL_MS);
+      pruner.unref();
+    },
+    close: async (): Promise<void> => {
+      if (pruner) clearInterval(pruner);
+      await pruning;
+      await dispatcher.close();
+    },
 
     /** `POST .../:id/trigger`: sends `trigger-test` now, whatever the webhook's events and state, and answers how it went. */
     async trigger(id: number): Promise<{ statusCode: number; message?: string }> {

@@ -150,6 +150,28 @@ describe('durable webhook delivery', () => {
     expect(receiver.received).toHaveLength(1);
   });
 
+  it('deletes settled deliveries past the retention, keeping pending ones and their events', async () => {
+    let offset = 0;
+    const server = await startTestServer({ webhookRetryBaseMs: 60_000, now: () => new Date(Date.now() + offset) });
+    open.push(server);
+    const token = await server.token('full-access');
+    const receiver = await receiverOn();
+    const id = Number(await addWebhook(server, { url: `${receiver.url}/hook`, events: ['entry.create'] }));
+    await createTag(server, token, 'old');
+    await receiver.waitFor(1);
+    const { webhooks } = server.server.services;
+    for (let i = 0; i < 100 && (await webhooks.deliveries(id))[0]?.status !== 'delivered'; i++) await sleep(20);
+    receiver.mode = { status: 500 };
+    await createTag(server, token, 'failing');
+    await receiver.waitFor(2);
+    offset = 8 * 24 * 60 * 60 * 1000;
+    expect(await webhooks.prune()).toBe(1);
+    const left = await webhooks.deliveries(id);
+    expect(left.map((d) => [d.status, d.attempts])).toEqual([['pending', 1]]);
+    const events = await server.server.services.database.db.selectFrom('hearth_webhook_events').select('payload').execute();
+    expect(events.map((e) => (JSON.parse(e.payload) as { entry: { label: string } }).entry.label)).toEqual(['failing']);
+  });
+
   it('a write answers at once while the receiver hangs', async () => {
     const server = await serverOn();
     const token = await server.token('full-access');
