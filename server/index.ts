@@ -9,7 +9,7 @@ import { attachTransfer } from './transfer/upgrade.js';
 import { createDocumentService } from './documents/index.js';
 import { createCallerMemo } from './auth/caller-memo.js';
 import { cacheFront } from './http/cache-front.js';
-import { createResponseCache } from './cache/response-cache.js';
+import { createResponseCache, responseStamps } from './cache/response-cache.js';
 import { apiTokenStrategy } from './auth/caller.js';
 import type { HearthConfig } from './config.js';
 import { openDataDir } from './data-dir.js';
@@ -226,7 +226,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     uploads,
     responses: createResponseCache({
       // Presigned file URLs expire, so their answers are computed every time.
-      changeStamp: config.responseCache && !uploads.provider.signsUrls ? () => dir.database.changeStamp() : () => null,
+      ...responseStamps(dir.database, config.responseCache && !uploads.provider.signsUrls),
       limits: { maxBytes: RESPONSE_CACHE_MAX_BYTES, maxEntryBytes: RESPONSE_CACHE_MAX_ENTRY_BYTES },
     }),
     registry: () => schemas.current(),

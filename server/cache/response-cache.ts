@@ -6,6 +6,8 @@
  * workloads and never for correctness.
  */
 
+import type { Database } from '../db/database.js';
+
 /** A cached answer: the UTF-8 JSON bytes of a 200 response, ready for the socket. */
 export interface CachedBody {
   readonly body: Buffer;
@@ -30,14 +32,15 @@ export interface ResponseCache {
   tagOf(value: object): number;
   /** Entries and bytes held (for tests and diagnostics). */
   size(): { entries: number; bytes: number };
-  /** False when nothing can ever be cached (no change stamp: PostgreSQL, or the cache turned off). */
+  /** False when nothing can ever be cached (no change stamp, or the cache turned off). */
   readonly enabled: boolean;
   /**
    * The cache slot of one content-API GET, looked up once per request: a miss met by the front
    * door (http/cache-front.ts) is remembered on the request, so the route that then computes the
-   * answer stores it without building the key or looking it up again.
+   * answer stores it without building the key or looking it up again. A promise when the stamp is
+   * read from the database (PostgreSQL's `readStamp`).
    */
-  read(args: ReadArgs): ReadSlot;
+  read(args: ReadArgs): ReadSlot | Promise<ReadSlot>;
 }
 
 /** What a cached answer is keyed by, and the request it is read for. */
@@ -87,8 +90,35 @@ interface RememberedMiss {
 const sameKey = (a: ReadArgs, b: ReadArgs): boolean =>
   a.callerKey === b.callerKey && a.registry === b.registry && a.v4 === b.v4 && a.url === b.url;
 
+/** Where the change stamp comes from. */
+export interface ResponseCacheDeps {
+  /**
+   * The stamp as this process knows it now: on SQLite exact (Database.changeStamp); with
+   * `readStamp`, the value the latest read returned (an answer is stored only if no read since
+   * its lookup saw the stamp move).
+   */
+  readonly changeStamp: () => string | null;
+  /**
+   * Reads the stamp from the database by a statement issued after the call (PostgreSQL: another
+   * process's commit cannot be seen otherwise). When given, every lookup awaits it first.
+   */
+  readonly readStamp?: () => Promise<string | null>;
+  readonly limits: ResponseCacheLimits;
+}
+
+/**
+ * The stamps of a database for the cache: SQLite's exact synchronous stamp, or PostgreSQL's read
+ * from the database per lookup; none when the cache is off (`on` false).
+ */
+export function responseStamps(database: Database, on: boolean): Pick<ResponseCacheDeps, 'changeStamp' | 'readStamp'> {
+  if (!on) return { changeStamp: () => null };
+  const shared = database.sharedStamp;
+  if (shared !== undefined) return { changeStamp: () => shared.last(), readStamp: () => shared.read() };
+  return { changeStamp: () => database.changeStamp() };
+}
+
 /** Builds a least-recently-used response cache over a change-stamp source. */
-export function createResponseCache(deps: { changeStamp: () => string | null; limits: ResponseCacheLimits }): ResponseCache {
+export function createResponseCache(deps: ResponseCacheDeps): ResponseCache {
   const { limits } = deps;
   const entries = new Map<string, CachedBody>();
   let bytes = 0;
@@ -145,13 +175,18 @@ export function createResponseCache(deps: { changeStamp: () => string | null; li
   const misses = new WeakMap<object, RememberedMiss>();
 
   /** The one lookup of a request: the change stamp is read here, before any content is. */
-  function read(args: ReadArgs): ReadSlot {
+  function read(args: ReadArgs): ReadSlot | Promise<ReadSlot> {
     const remembered = misses.get(args.request);
     if (remembered !== undefined && sameKey(remembered.args, args)) return remembered.slot;
-    if (args.callerKey === undefined) return UNCACHED;
-    const stamp = deps.changeStamp();
+    const callerKey = args.callerKey;
+    if (callerKey === undefined) return UNCACHED;
+    if (deps.readStamp !== undefined) return deps.readStamp().then((stamp) => lookup(args, callerKey, stamp));
+    return lookup(args, callerKey, deps.changeStamp());
+  }
+
+  function lookup(args: ReadArgs, callerKey: string, stamp: string | null): ReadSlot {
     if (stamp === null) return UNCACHED;
-    const key = cacheKeyOf(args.callerKey, cache.tagOf(args.registry), args.v4, args.url);
+    const key = cacheKeyOf(callerKey, cache.tagOf(args.registry), args.v4, args.url);
     const hit = cache.get(key, stamp)?.body;
     if (hit !== undefined) return new HitSlot(hit);
     const slot: ReadSlot = { hit: undefined, store: (text) => cache.set(key, stamp, text) };
@@ -159,5 +194,5 @@ export function createResponseCache(deps: { changeStamp: () => string | null; li
     return slot;
   }
 
-  return { ...cache, enabled: deps.changeStamp() !== null, read };
+  return { ...cache, enabled: deps.readStamp !== undefined || deps.changeStamp() !== null, read };
 }

@@ -22,6 +22,12 @@ export interface Database {
    */
   changeStamp(): string | null;
   /**
+   * PostgreSQL: the change stamp kept in the database (pg-change.ts), bumped in every write
+   * transaction of every Hearth process on it and read with one statement by primary key: `read()`
+   * before any data a cached answer stands for, `last()` the value the latest read returned.
+   */
+  readonly sharedStamp?: { read(): Promise<string | null>; last(): string | null };
+  /**
    * A value that changes whenever another process (a CLI command) commits a change: on SQLite any
    * commit of another connection (`PRAGMA data_version`); on PostgreSQL each `announceChange` of
    * any process (LISTEN/NOTIFY). null: such changes cannot be seen now (read what you need again).

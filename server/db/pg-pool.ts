@@ -1,6 +1,7 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { AppError } from '../errors/app-error.js';
+import { BUMP, isUndefinedTable, LOCK_CREATE_AND_BUMP, mayWrite, transactionEdge } from './pg-change.js';
 
 /** Statements run so far on a pool: all of them, and those that may have written. */
 export interface StatementCounter {
@@ -53,10 +54,19 @@ export class SqlCursor<T> implements PostgresCursor<T> {
   }
 }
 
-/** Kysely's view of one pooled connection: counted statements, and cursors run as SqlCursor. */
+/** What pg answers: one result, or one per statement of a multi-statement text (simple protocol). */
+type PgAnswer = pg.QueryResult | pg.QueryResult[];
+
+/**
+ * Kysely's view of one pooled connection: counted statements, and cursors run as SqlCursor. A
+ * statement that may write, run outside a transaction, runs in a transaction of its own that
+ * bumps the change stamp first (pg-change.ts): no write ever commits without moving the stamp.
+ */
 class CountingClient implements PostgresPoolClient {
   readonly #client: pg.PoolClient;
   readonly #counter: StatementCounter;
+  /** Inside a transaction block (its begin bumped the stamp, postgres.ts). */
+  #inTransaction = false;
 
   constructor(client: pg.PoolClient, counter: StatementCounter) {
     this.#client = client;
@@ -70,11 +80,48 @@ class CountingClient implements PostgresPoolClient {
       if (!(what instanceof SqlCursor)) throw new Error('only SqlCursor cursors are supported');
       return what.attach(this.#client, this.#counter);
     }
-    this.#counter.n++;
-    return this.#client.query(what, parameters === undefined ? [] : [...parameters]).then(
-      (result) => ({ command: commandOf(result.command), rowCount: result.rowCount ?? 0, rows: result.rows }),
+    const values = parameters === undefined ? [] : [...parameters];
+    const edge = transactionEdge(what);
+    if (edge !== null) this.#inTransaction = edge === 'begin';
+    const answer = edge === null && !this.#inTransaction && mayWrite(what) ? this.#inOwnTransaction(what, values) : this.#run(what, values);
+    return answer.then(
+      (result) => {
+        // A multi-statement text answers with its last statement's result.
+        const last = Array.isArray(result) ? result[result.length - 1] : result;
+        return { command: commandOf(last?.command ?? ''), rowCount: last?.rowCount ?? 0, rows: last?.rows ?? [] };
+      },
       (err: unknown) => Promise.reject(refusedValue(err) ?? err),
     );
+  }
+
+  #run(sqlText: string, values: unknown[]): Promise<PgAnswer> {
+    this.#counter.n++;
+    return this.#client.query(sqlText, values) as Promise<PgAnswer>;
+  }
+
+  /** The stamp's bookkeeping around a write: not counted (the count is of the statements Hearth asked for). */
+  #book(sqlText: string): Promise<PgAnswer> {
+    return this.#client.query(sqlText) as Promise<PgAnswer>;
+  }
+
+  /**
+   * A write outside a transaction: begin, bump the stamp, the write, commit. The bump comes first,
+   * as in every write transaction, so writers always take the stamp's row lock before any other.
+   */
+  async #inOwnTransaction(sqlText: string, values: unknown[]): Promise<PgAnswer> {
+    await this.#book(`begin; ${BUMP}`).catch(async (err: unknown) => {
+      if (!isUndefinedTable(err)) throw err;
+      await this.#book('rollback');
+      await this.#book(`begin; ${LOCK_CREATE_AND_BUMP}`);
+    });
+    try {
+      const result = await this.#run(sqlText, values);
+      await this.#book('commit');
+      return result;
+    } catch (err) {
+      await this.#book('rollback').catch(() => {});
+      throw err;
+    }
   }
 
   release(): void {

@@ -3,26 +3,34 @@ import pg from 'pg';
 import { PG_POOL_SIZE } from '../limits.js';
 import type { Database, HearthDB } from './database.js';
 import { TypedParametersCompiler } from './pg-compiler.js';
+import { createStampReader, isUndefinedTable, LOCK_AND_BUMP, LOCK_CREATE_AND_BUMP } from './pg-change.js';
 import { countingPool, SqlCursor, type StatementCounter } from './pg-pool.js';
 import { hearthTypes } from './pg-values.js';
 
 /** The channel `announceChange` notifies and every open database listens on (othersStamp). */
 const CHANGES_CHANNEL = 'hearth_changes';
 
-/** The key of the transaction-level advisory lock every read-write transaction takes ("Hearth"). */
-const WRITE_LOCK_KEY = 0x4865617274;
-
 /**
  * SQLite runs one transaction at a time on its one connection, and Hearth's transactions rely on
  * it (read, decide, write: unique checks, find-or-create, next order values). On a pool they
  * would interleave, so every read-write transaction starts by taking one advisory lock: they run
- * one at a time, as on SQLite, while plain reads stay concurrent. Read-only transactions (the
- * export's snapshot) take none.
+ * one at a time, as on SQLite, while plain reads stay concurrent. In the same round trip it bumps
+ * the change stamp (pg-change.ts), so the bump commits or rolls back with the transaction's writes.
+ * Read-only transactions (the export's snapshot) take neither.
  */
 class SerialWritesDriver extends PostgresDriver implements Driver {
   override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     await super.beginTransaction(connection, settings);
-    if (settings.accessMode !== 'read only') await connection.executeQuery(CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`));
+    if (settings.accessMode === 'read only') return;
+    try {
+      await connection.executeQuery(CompiledQuery.raw(LOCK_AND_BUMP));
+    } catch (err) {
+      if (!isUndefinedTable(err)) throw err;
+      // A fresh database (or one whose tables an import dropped): nothing was done yet, so start again and create the table.
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+      await super.beginTransaction(connection, settings);
+      await connection.executeQuery(CompiledQuery.raw(LOCK_CREATE_AND_BUMP));
+    }
   }
 }
 
@@ -45,8 +53,9 @@ class HearthPostgresDialect extends PostgresDialect {
 
 /**
  * Opens a PostgreSQL database (`DATABASE_URL`) behind the same interface as SQLite: values come
- * back as SQLite returns them (see pg-values.ts). There is no change stamp: another process's
- * commit cannot be seen without a query, so the response cache stays off on PostgreSQL.
+ * back as SQLite returns them (see pg-values.ts). Another process's commit cannot be seen without
+ * a query, so there is no synchronous change stamp; the response cache reads the stamp every write
+ * bumps (`sharedStamp`, pg-change.ts) once per request instead.
  */
 export function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: PG_POOL_SIZE, types: hearthTypes });
@@ -71,6 +80,7 @@ export function openPostgres(url: string): Database {
     db,
     queryCount: () => counter.n,
     changeStamp: () => null,
+    sharedStamp: createStampReader(db, () => closed),
     othersStamp: () => (listening && !closed ? String(announced) : null),
     announceChange: async () => {
       await sql`SELECT pg_notify(${CHANGES_CHANNEL}, '')`.execute(db);

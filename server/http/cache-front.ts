@@ -24,7 +24,7 @@ export function cacheFront(services: Services, app: RequestListener): RequestLis
   async function hit(req: IncomingMessage, url: string): Promise<Buffer | undefined> {
     const caller = await authenticate(req, services);
     const v4 = req.headers['strapi-response-format'] === 'v4';
-    return services.responses.read({ request: req, callerKey: caller.cacheKey, registry: services.registry(), v4, url }).hit;
+    return (await services.responses.read({ request: req, callerKey: caller.cacheKey, registry: services.registry(), v4, url })).hit;
   }
 
   function send(req: IncomingMessage, res: ServerResponse, body: Buffer): void {

@@ -87,7 +87,7 @@ export function contentApi(services: Services) {
     const { documents, schemas } = services;
     const v4 = req.headers['strapi-response-format'] === 'v4';
     // Looked up before the query string is even parsed: a hit costs authentication and a map lookup.
-    const cached = method === 'GET' ? services.responses.read({ request: req, callerKey: caller.cacheKey, registry, v4, url: req.originalUrl }) : null;
+    const cached = method === 'GET' ? await services.responses.read({ request: req, callerKey: caller.cacheKey, registry, v4, url: req.originalUrl }) : null;
     const hit = cached?.hit;
     if (hit !== undefined) {
       sendJsonText(res, 200, hit);

@@ -69,7 +69,7 @@ describe('response cache', () => {
     expect(cache.size()).toEqual({ entries: 2, bytes: 20 });
   });
 
-  it('looks a request up once: the route reuses the miss the front door met, keyed the same way', () => {
+  it('looks a request up once: the route reuses the miss the front door met, keyed the same way', async () => {
     const source = stampSource();
     let stampReads = 0;
     const changeStamp = () => (stampReads++, source.changeStamp());
@@ -78,29 +78,54 @@ describe('response cache', () => {
     const request = {};
     const args = { request, callerKey: 'public', registry, v4: false, url: '/api/articles?sort=title' };
     stampReads = 0;
-    const front = cache.read(args);
+    const front = await cache.read(args);
     expect(front.hit).toBeUndefined();
     expect(stampReads).toBe(1);
     // The route's read of the same request: the same slot, no second stamp read or lookup.
-    expect(cache.read({ ...args })).toBe(front);
+    expect(await cache.read({ ...args })).toBe(front);
     expect(stampReads).toBe(1);
     expect(front.store('[1]').toString()).toBe('[1]');
     // The next request with the same key is a hit; one keyed differently is looked up afresh.
-    expect(cache.read({ ...args, request: {} }).hit?.toString()).toBe('[1]');
-    expect(cache.read({ ...args, callerKey: 'token:1' }).hit).toBeUndefined();
-    expect(cache.read({ ...args, request: {}, v4: true }).hit).toBeUndefined();
-    expect(cache.read({ ...args, request: {}, registry: {} }).hit).toBeUndefined();
+    expect((await cache.read({ ...args, request: {} })).hit?.toString()).toBe('[1]');
+    expect((await cache.read({ ...args, callerKey: 'token:1' })).hit).toBeUndefined();
+    expect((await cache.read({ ...args, request: {}, v4: true })).hit).toBeUndefined();
+    expect((await cache.read({ ...args, request: {}, registry: {} })).hit).toBeUndefined();
   });
 
-  it('reads nothing for a caller without a cacheable permission set, or without a change stamp', () => {
+  it('reads nothing for a caller without a cacheable permission set, or without a change stamp', async () => {
     const cache = createResponseCache({ changeStamp: () => 's', limits: { maxBytes: 1000, maxEntryBytes: 100 } });
     const args = { request: {}, callerKey: undefined, registry: {}, v4: false, url: '/api/a' };
-    cache.read(args).store('{}');
+    (await cache.read(args)).store('{}');
     expect(cache.size().entries).toBe(0);
     expect(cache.enabled).toBe(true);
     const off = createResponseCache({ changeStamp: () => null, limits: { maxBytes: 1000, maxEntryBytes: 100 } });
     expect(off.enabled).toBe(false);
-    off.read({ ...args, callerKey: 'public' }).store('{}');
+    (await off.read({ ...args, callerKey: 'public' })).store('{}');
     expect(off.size().entries).toBe(0);
+  });
+
+  it('with a stamp read from the database (PostgreSQL), reads it afresh for each lookup and never serves across a move', async () => {
+    let stored = 0;
+    let reads = 0;
+    let last: string | null = null;
+    // The database's stamp, read per lookup; `last` is what the latest read returned.
+    const readStamp = async () => (reads++, (last = `s${stored}`));
+    const cache = createResponseCache({ changeStamp: () => last, readStamp, limits: { maxBytes: 1000, maxEntryBytes: 100 } });
+    expect(cache.enabled).toBe(true);
+    const args = { callerKey: 'public', registry: {}, v4: false, url: '/api/a' };
+    const miss = await cache.read({ ...args, request: {} });
+    expect(miss.hit).toBeUndefined();
+    miss.store('[1]');
+    expect((await cache.read({ ...args, request: {} })).hit?.toString()).toBe('[1]');
+    expect(reads).toBe(2);
+    // Another process commits a write: the next lookup's read sees the stamp move.
+    stored++;
+    expect((await cache.read({ ...args, request: {} })).hit).toBeUndefined();
+    // An answer whose lookup read an older stamp than the latest read is not stored.
+    const slow = await cache.read({ ...args, request: {}, url: '/api/b' });
+    stored++;
+    await cache.read({ ...args, request: {}, url: '/api/c' });
+    slow.store('[2]');
+    expect((await cache.read({ ...args, request: {}, url: '/api/b' })).hit).toBeUndefined();
   });
 });

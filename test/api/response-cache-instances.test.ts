@@ -1,0 +1,168 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../server/cli.js';
+import { adminRequest, fixtureCopy, registerOwner } from '../admin/helpers.js';
+import { databaseUrlFor, dropDatabaseFor, onPostgres } from '../helpers/database.js';
+import { expectJson } from '../helpers/project.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { fixturePart, postUpload } from '../uploads/helpers.js';
+
+/**
+ * Two instances on one database, each with the response cache on: on PostgreSQL each with its own
+ * data dir and its own copy of the schemas (as two hosts have), on SQLite two servers on one data
+ * dir. A write through any path on one is seen by the very next read on the other, even when that
+ * read's URL was cached there a moment before: every write transaction bumps the change stamp, and
+ * a cached answer is served only after the stamp was read again (db/pg-change.ts).
+ */
+
+const TRIES = 1000;
+
+const dirs: string[] = [];
+let key: string;
+let url: string | null;
+let a: TestServer;
+let b: TestServer;
+let token: string;
+
+type Doc = { id: number; documentId: string; title: string; [field: string]: unknown };
+
+async function newDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'hearth-cache-instances-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** An instance on the shared database: its own data dir on PostgreSQL, the first one's on SQLite. */
+async function instance(dataDir: string): Promise<TestServer> {
+  return startTestServer({ dataDir, database: 'sqlite', schemas: await fixtureCopy(), env: url === null ? {} : { DATABASE_URL: url } });
+}
+
+beforeAll(async () => {
+  key = await newDir();
+  url = await databaseUrlFor(key);
+  const first = await newDir();
+  a = await instance(first);
+  b = await instance(url === null ? first : await newDir());
+  // The instances share their secrets (the database's on PostgreSQL, the data dir's on SQLite): a token made on A works on B.
+  token = await a.token('full-access');
+});
+
+afterAll(async () => {
+  await b.close();
+  await a.close();
+  await dropDatabaseFor(key);
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+const statements = (server: TestServer) => server.server.services.database.queryCount();
+/** Statements of a cached answer: authentication, and on PostgreSQL the stamp's read. */
+const HIT = () => (onPostgres() ? 2 : 1);
+
+async function get<T = { data: Doc[] }>(server: TestServer, path: string, caller: string | null = token): Promise<T> {
+  return expectJson<T>(await server.request(path, caller === null ? {} : { token: caller }), 200);
+}
+
+/** Reads on `server` twice: the second is answered from its cache. */
+async function readTwice<T = { data: Doc[] }>(server: TestServer, path: string, caller: string | null = token): Promise<T> {
+  const first = await get<T>(server, path, caller);
+  const before = statements(server);
+  const second = await get<T>(server, path, caller);
+  expect(statements(server) - before).toBeLessThanOrEqual(HIT());
+  expect(server.server.services.responses.size().entries).toBeGreaterThan(0);
+  expect(second).toEqual(first);
+  return second;
+}
+
+async function send(server: TestServer, path: string, method: string, data: unknown, status: number): Promise<Doc> {
+  return (await expectJson<{ data: Doc }>(await server.request(path, { method, token, json: { data } }), status)).data;
+}
+
+const LIST = '/api/articles?sort=title&fields[0]=title&pagination[pageSize]=100';
+const titles = (body: { data: Doc[] }) => body.data.map((d) => d.title);
+
+describe('the response cache with two instances on one database', () => {
+  it('is on, and a write on one instance is read on the other right after, every time', { timeout: 180_000 }, async () => {
+    const doc = await send(a, '/api/articles', 'POST', { title: 'v-start' }, 201);
+    const path = `/api/articles/${doc.documentId}?fields[0]=title`;
+    await readTwice(a, path);
+    await readTwice(b, path);
+    let stale = 0;
+    let hits = 0;
+    for (let i = 0; i < TRIES; i++) {
+      // Alternate: write on A and read on B, then write on B and read on A; each reader has the URL cached from before the write.
+      const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];
+      await send(writer, `/api/articles/${doc.documentId}`, 'PUT', { title: `v${i}` }, 200);
+      if ((await get<{ data: Doc }>(reader, path)).data.title !== `v${i}`) stale++;
+      const before = statements(reader);
+      if ((await get<{ data: Doc }>(reader, path)).data.title !== `v${i}`) stale++;
+      if (statements(reader) - before <= HIT()) hits++;
+    }
+    expect(stale).toBe(0);
+    // The read repeated after each fresh one is a hit, unless a background write (a heartbeat, a token's last use) came between.
+    expect(hits).toBeGreaterThanOrEqual(TRIES * 0.9);
+  });
+
+  it('sees REST creates, updates, deletes, the content manager, uploads, a CLI command and a builder change made on the other instance', async () => {
+    const admin = adminRequest(a, await registerOwner(a));
+    await readTwice(b, LIST);
+    const doc = await send(a, '/api/articles', 'POST', { title: 'alpha' }, 201);
+    expect(titles(await readTwice(b, LIST))).toContain('alpha');
+    await send(a, `/api/articles/${doc.documentId}`, 'PUT', { title: 'alpha 2' }, 200);
+    expect(titles(await readTwice(b, LIST))).toContain('alpha 2');
+    await expectJson(await admin(`/admin/api/content-manager/api::article.article/documents/${doc.documentId}/actions/unpublish?locale=en`, { method: 'POST' }), 200);
+    expect(titles(await readTwice(b, LIST))).not.toContain('alpha 2');
+    await expectJson(await admin(`/admin/api/content-manager/api::article.article/documents/${doc.documentId}/actions/publish?locale=en`, { method: 'POST' }), 200);
+    expect(titles(await readTwice(b, LIST))).toContain('alpha 2');
+    expect((await a.request(`/api/articles/${doc.documentId}`, { method: 'DELETE', token })).status).toBe(204);
+    expect(titles(await readTwice(b, LIST))).not.toContain('alpha 2');
+
+    // An upload on A linking a file to a draft.
+    const draft = await send(a, '/api/articles?status=draft', 'POST', { title: 'with cover' }, 201);
+    const covered = `/api/articles/${draft.documentId}?status=draft&populate[0]=cover`;
+    expect((await readTwice<{ data: Doc }>(b, covered)).data).toMatchObject({ cover: null });
+    const link = [
+      { name: 'ref', value: 'api::article.article' },
+      { name: 'refId', value: String(draft.id) },
+      { name: 'field', value: 'cover' },
+    ];
+    await expectJson(await postUpload(a, token, [fixturePart('blue-64x48.jpg'), ...link]), 201);
+    expect((await readTwice<{ data: Doc }>(b, covered)).data).toMatchObject({ cover: { name: 'blue-64x48.jpg' } });
+
+    // A CLI command on the same database: what the public role may populate.
+    const category = await send(a, '/api/categories', 'POST', { name: 'Cakes' }, 201);
+    await send(a, '/api/articles', 'POST', { title: 'categorised', category: category.documentId }, 201);
+    const populated = '/api/articles?filters[title][$eq]=categorised&populate=*';
+    expect(await hearth(['permissions', 'grant', '--role', 'public', '--actions', 'api::article.article.find', '--data', await cliDir(a)])).toBe(0);
+    expect((await readTwice(b, populated, null)).data[0]).not.toHaveProperty('category');
+    expect(await hearth(['permissions', 'grant', '--role', 'public', '--actions', 'api::category.category.find', '--data', await cliDir(a)])).toBe(0);
+    expect((await readTwice(b, populated, null)).data[0]).toMatchObject({ category: { name: 'Cakes' } });
+
+    // A builder change on A (a new attribute: its column added in a write transaction): B computes its next answer afresh.
+    await readTwice(b, LIST);
+    const current = await expectJson<{ data: { schema: { attributes: Record<string, unknown> } } }>(await admin('/admin/api/content-types/api::article.article'), 200);
+    const schema = { ...current.data.schema, attributes: { ...current.data.schema.attributes, subtitle: { type: 'string' } } };
+    await expectJson(await admin('/admin/api/content-types/api::article.article', { method: 'PUT', json: { contentType: schema } }), 200);
+    const before = statements(b);
+    await get(b, LIST);
+    expect(statements(b) - before).toBeGreaterThan(HIT());
+  });
+});
+
+/** The data dir a CLI command is run with: the server's own on SQLite, one of its own on PostgreSQL (as on another host). */
+async function cliDir(server: TestServer): Promise<string> {
+  return url === null ? server.dataDir : newDir();
+}
+
+/** Runs `hearth ...` in this process with the shared database's DATABASE_URL. */
+async function hearth(args: string[]): Promise<number> {
+  const saved = process.env.DATABASE_URL;
+  if (url !== null) process.env.DATABASE_URL = url;
+  try {
+    return await main(args, { out: () => {}, err: (t) => void process.stderr.write(t) });
+  } finally {
+    if (saved === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = saved;
+  }
+}
