@@ -7,6 +7,7 @@ const ON_BOTH_DATABASES = [
   'test/users/**/*.test.ts',
   'test/webhooks/**/*.test.ts',
   'test/mcp/mcp-http*.test.ts',
+  'test/graphql/transcripts.test.ts',
   'test/fuzz/**/*.test.ts',
   'test/property/**/*.test.ts',
   'test/backup/postgres*.test.ts',

@@ -1,12 +1,13 @@
-import { getArgumentValues, GraphQLObjectType, type FieldNode, type GraphQLFieldResolver, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import type { GraphQLFieldResolver, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import type { DocumentService } from '../documents/index.js';
 import { AppError, forbidden } from '../errors/app-error.js';
 import type { PaginationLimits } from '../query/pagination.js';
 import { readListQuery, readOneQuery, type QueryEnv } from '../query/read-query.js';
 import type { Registry } from '../schema/registry.js';
-import { FILE_UID, type Model, type ContentTypeModel } from '../schema/types.js';
+import { FILE_UID, type ContentTypeModel, type Model } from '../schema/types.js';
 import { toRestFilters } from './filters.js';
-import { componentTypeNameOf, typeNameOf } from './names.js';
+import type { RelationLoader } from './loader.js';
+import { fieldsOf, populateOf, withWindows, type PopulateScope, type Windows } from './populate.js';
 
 /** What every resolver of one request reads: the caller, the document service, the registry the schema was built from. */
 export interface GraphqlContext {
@@ -14,6 +15,9 @@ export interface GraphqlContext {
   readonly documents: DocumentService;
   readonly registry: Registry;
   readonly limits: PaginationLimits;
+  /** The request's populate bookkeeping (which selections the root reads loaded). */
+  readonly scope: PopulateScope;
+  readonly loader: RelationLoader;
 }
 
 type Raw = Record<string, unknown>;
@@ -44,82 +48,43 @@ export function windowOf(pagination: unknown, limits: PaginationLimits): { start
   return { start: Math.max(p.start ?? 0, 0), limit };
 }
 
-/** The fields of a selection, fragments included. */
-function fieldsOf(set: SelectionSetNode | undefined, info: GraphQLResolveInfo): FieldNode[] {
-  const out: FieldNode[] = [];
-  for (const s of set?.selections ?? []) {
-    if (s.kind === 'Field') out.push(s);
-    else if (s.kind === 'InlineFragment') out.push(...fieldsOf(s.selectionSet, info));
-    else {
-      const fragment = info.fragments[s.name.value];
-      if (fragment) out.push(...fieldsOf(fragment.selectionSet, info));
-    }
-  }
-  return out;
-}
-
-/** The REST populate a selection needs: relations with their filters, sort and window; components and zones with theirs. */
-function populateOf(model: Model, set: SelectionSetNode | undefined, ctx: GraphqlContext, info: GraphQLResolveInfo): Raw {
-  const populate: Raw = {};
-  const typeName = model.modelType === 'component' ? componentTypeNameOf(model) : typeNameOf(model);
-  const type = info.schema.getType(typeName);
-  const defs = type instanceof GraphQLObjectType ? type.getFields() : {};
-  for (const node of fieldsOf(set, info)) {
-    const connection = node.name.value.endsWith('_connection');
-    const name = connection ? node.name.value.slice(0, -'_connection'.length) : node.name.value;
-    const attribute = model.attributes.get(name);
-    if (!attribute || attribute.kind === 'scalar' || populate[name] !== undefined) continue;
-    const selection = connection ? fieldsOf(node.selectionSet, info).find((f) => f.name.value === 'nodes')?.selectionSet : node.selectionSet;
-    if (attribute.kind === 'dynamiczone') {
-      populate[name] = { on: Object.fromEntries(attribute.components.map((uid) => [uid, { populate: populateOf(ctx.registry.component(uid) as Model, node.selectionSet, ctx, info) }])) };
-      continue;
-    }
-    const target = attribute.kind === 'component' ? ctx.registry.component(attribute.component) : attribute.kind === 'media' ? ctx.registry.model(FILE_UID) : attribute.kind === 'relation' ? ctx.registry.model(attribute.target) : model;
-    if (!target) continue;
-    const entry: Raw = { populate: populateOf(target, selection, ctx, info) };
-    const def = defs[node.name.value];
-    if (def && def.args.length > 0) {
-      const args = getArgumentValues(def, node, info.variableValues);
-      if (args.filters) entry.filters = toRestFilters(args.filters);
-      if (Array.isArray(args.sort) && args.sort.length > 0) entry.sort = args.sort;
-      const given = typeof args.pagination === 'object' && args.pagination !== null && Object.keys(args.pagination).length > 0;
-      if (given) Object.assign(entry, windowOf(args.pagination, ctx.limits));
-    }
-    populate[name] = entry;
-  }
-  return populate;
-}
-
-function restQuery(model: ContentTypeModel, args: Args, ctx: GraphqlContext, info: GraphQLResolveInfo, list: boolean): Raw {
-  const raw: Raw = { status: args.status, populate: populateOf(model, list && info.fieldName.endsWith('_connection') ? nodesOf(info) : info.fieldNodes[0]?.selectionSet, ctx, info) };
+function restQuery(model: ContentTypeModel, args: Args, ctx: GraphqlContext, info: GraphQLResolveInfo, list: boolean): { raw: Raw; windows: Windows } {
+  const set = list && info.fieldName.endsWith('_connection') ? nodesOf(info) : info.fieldNodes[0]?.selectionSet;
+  const { populate, windows } = populateOf(model, set, ctx.scope, info);
+  const raw: Raw = { status: args.status, populate };
   if (args.filters) raw.filters = toRestFilters(args.filters);
   if (Array.isArray(args.sort) && args.sort.length > 0) raw.sort = args.sort;
   if (typeof args.sort === 'string') raw.sort = args.sort;
   if (args.locale !== undefined && args.locale !== null) raw.locale = args.locale;
   if (args.publicationFilter) raw.publicationFilter = args.publicationFilter;
   if (typeof args.hasPublishedVersion === 'boolean') raw.hasPublishedVersion = args.hasPublishedVersion;
-  return raw;
+  return { raw, windows };
 }
 
 const nodesOf = (info: GraphQLResolveInfo): SelectionSetNode | undefined =>
   fieldsOf(info.fieldNodes[0]?.selectionSet, info).find((f) => f.name.value === 'nodes')?.selectionSet;
 
-const envOf = (ctx: GraphqlContext): QueryEnv => ({ registry: ctx.registry, limits: ctx.limits, canRead: (uid) => ctx.allows(`${uid}.find`) });
-const accessOf = (ctx: GraphqlContext) => ({ canRead: (uid: string) => ctx.allows(`${uid}.find`) });
+/** The query parser's environment for a caller: REST's limits and its populate permission check. */
+export const envOf = (ctx: Pick<GraphqlContext, 'registry' | 'limits' | 'allows'>): QueryEnv => ({ registry: ctx.registry, limits: ctx.limits, canRead: (uid) => ctx.allows(`${uid}.find`) });
+export const accessOf = (ctx: Pick<GraphqlContext, 'allows'>) => ({ canRead: (uid: string) => ctx.allows(`${uid}.find`) });
 
 /** The root queries of one content type: `x(documentId)`, `xs`, `xs_connection`, a single type's `x`. */
 export function rootResolvers(model: ContentTypeModel) {
   const page = async (args: Args, ctx: GraphqlContext, info: GraphQLResolveInfo, count: boolean) => {
     authorize(ctx, actionOf(model, 'find'));
     const window = windowOf(args.pagination, ctx.limits);
-    const raw = { ...restQuery(model, args, ctx, info, true), pagination: window };
-    const { query, pagination } = readListQuery(raw, model, envOf(ctx));
+    const { raw, windows } = restQuery(model, args, ctx, info, true);
+    const parsed = readListQuery({ ...raw, pagination: window }, model, envOf(ctx));
+    const { pagination } = parsed;
+    const query = { ...parsed.query, populate: withWindows(parsed.query.populate, windows) };
     const { data } = await ctx.documents.findMany({ model, query, pagination, access: accessOf(ctx) });
     const total = count ? await ctx.documents.count({ model, query }) : 0;
     return { data: data as unknown[], window, total };
   };
   const one = async (documentId: string | null, args: Args, ctx: GraphqlContext, info: GraphQLResolveInfo) => {
-    const query = readOneQuery(restQuery(model, args, ctx, info, false), model, envOf(ctx));
+    const { raw, windows } = restQuery(model, args, ctx, info, false);
+    const parsed = readOneQuery(raw, model, envOf(ctx));
+    const query = { ...parsed, populate: withWindows(parsed.populate, windows) };
     return ctx.documents.findOne({ model, documentId, query, access: accessOf(ctx) });
   };
   const list: GraphQLFieldResolver<unknown, GraphqlContext, Args> = async (_p, args, ctx, info) => (await page(args, ctx, info, false)).data;
@@ -141,17 +106,27 @@ export function rootResolvers(model: ContentTypeModel) {
 
 const entryOf = (parent: unknown, name: string): unknown => (typeof parent === 'object' && parent !== null ? (parent as Raw)[name] : undefined);
 
-/** A populated to-many relation or media list: `[]` when absent. */
-export const relationList = (name: string): GraphQLFieldResolver<unknown, GraphqlContext> => (parent) => {
-  const value = entryOf(parent, name);
+/** A relation or media field's value: from the populate when this selection was populated, else through the batch loader. */
+async function relationValue(model: Model, name: string, parent: unknown, ctx: GraphqlContext, info: GraphQLResolveInfo): Promise<unknown> {
+  const node = info.fieldNodes[0];
+  if (!node || ctx.scope.populated.has(node) || model.modelType !== 'contentType' || typeof parent !== 'object' || parent === null) return entryOf(parent, name);
+  return ctx.loader.load(model, parent as Raw, node, info);
+}
+
+/** A to-many relation or media list: `[]` when absent. */
+export const relationList = (name: string, model: Model): GraphQLFieldResolver<unknown, GraphqlContext> => async (parent, _args, ctx, info) => {
+  const value = await relationValue(model, name, parent, ctx, info);
   return Array.isArray(value) ? value : [];
 };
 
 /** `x_connection` on a relation: `{ nodes }` (no pageInfo, as Strapi). */
-export const connectionOf = (name: string): GraphQLFieldResolver<unknown, GraphqlContext> => (parent) => {
-  const value = entryOf(parent, name);
+export const connectionOf = (name: string, model: Model): GraphQLFieldResolver<unknown, GraphqlContext> => async (parent, _args, ctx, info) => {
+  const value = await relationValue(model, name, parent, ctx, info);
   return { nodes: Array.isArray(value) ? value : [] };
 };
+
+/** A to-one relation or single media. */
+export const relationOne = (name: string, model: Model): GraphQLFieldResolver<unknown, GraphqlContext> => (parent, _args, ctx, info) => relationValue(model, name, parent, ctx, info);
 
 /** A repeatable component or a dynamic zone: the populated list (`[]` when empty). */
 export const toManyField = (name: string): GraphQLFieldResolver<unknown, GraphqlContext> => (parent) => {

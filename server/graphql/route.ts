@@ -7,7 +7,9 @@ import type { DocumentService } from '../documents/index.js';
 import type { PaginationLimits } from '../query/pagination.js';
 import type { Registry } from '../schema/registry.js';
 import { formatError, requestError } from './errors.js';
-import type { GraphqlContext } from './resolve.js';
+import { createRelationLoader } from './loader.js';
+import type { PopulateScope } from './populate.js';
+import { accessOf, envOf, windowOf, type GraphqlContext } from './resolve.js';
 import { buildGraphqlSchema } from './schema.js';
 
 /**
@@ -108,7 +110,10 @@ export function graphqlRoute(deps: GraphqlRouteDeps) {
         res.set('Allow', 'POST');
         return send(res, 405, requestError(`GET requests only support query operations, not ${operation.operation} operations`, 'BAD_REQUEST'));
       }
-      const context: GraphqlContext = { allows: (action) => caller.allows(action), documents: deps.documents, registry, limits: deps.limits };
+      const base = { allows: (action: string) => caller.allows(action), registry, limits: deps.limits };
+      const scope: PopulateScope = { registry, limits: deps.limits, populated: new WeakSet(), window: (p) => windowOf(p, deps.limits) };
+      const loader = createRelationLoader({ documents: deps.documents, env: envOf(base), scope, access: accessOf(base) });
+      const context: GraphqlContext = { ...base, documents: deps.documents, scope, loader };
       const variableValues = typeof params.variables === 'object' && params.variables !== null ? (params.variables as Record<string, unknown>) : undefined;
       const result: ExecutionResult = await execute({ schema, document, contextValue: context, variableValues, operationName });
       if (!('data' in result) || result.data === undefined) {

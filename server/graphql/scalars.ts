@@ -37,7 +37,8 @@ const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/;
 
 function stringScalar(args: { name: string; description: string; check: (v: string) => boolean; what: string; out?: (v: string) => string }) {
   const read = (value: unknown): string => {
-    if (typeof value !== 'string' || !args.check(value)) throw new GraphQLError(`${args.what} cannot represent an invalid ${args.what.toLowerCase()} string ${JSON.stringify(value)}`);
+    // A plain Error: graphql-js then reports `Expected value of type "X", found ...; <message>` at the value, as for Strapi.
+    if (typeof value !== 'string' || !args.check(value)) throw new Error(`${args.what} cannot represent an invalid ${args.what.toLowerCase()} string ${JSON.stringify(value)}`);
     return value;
   };
   return new GraphQLScalarType({
@@ -53,12 +54,19 @@ function stringScalar(args: { name: string; description: string; check: (v: stri
   });
 }
 
+/** DateTime's output is checked too: a value that is no date-time (a `timestamp` stored as epoch ms) is that field's error, as graphql-scalars' DateTime. */
+const checkedDateTime = (value: string): string => {
+  if (!DATE_TIME.test(value)) throw new GraphQLError(`DateTime cannot represent an invalid date-time-string ${value}.`);
+  return value;
+};
+
 export const DateTimeScalar = stringScalar({
   name: 'DateTime',
   description:
     'A date-time string at UTC, such as 2007-12-03T10:15:30Z, compliant with the `date-time` format outlined in section 5.6 of the RFC 3339 profile of the ISO 8601 standard for representation of dates and times using the Gregorian calendar.',
   check: (v) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)),
   what: 'DateTime',
+  out: checkedDateTime,
 });
 
 export const TimeScalar = stringScalar({
@@ -93,7 +101,7 @@ export const LongScalar = new GraphQLScalarType({
 /** `I18NLocaleCode`: a configured locale code or `*`; `codes` is read at each parse (locales change at run time). */
 export function localeCodeScalar(codes: () => ReadonlySet<string>): GraphQLScalarType {
   const read = (value: unknown): string => {
-    if (typeof value !== 'string' || (value !== '*' && !codes().has(value))) throw new GraphQLError('Unknown locale supplied');
+    if (typeof value !== 'string' || (value !== '*' && !codes().has(value))) throw new Error('Unknown locale supplied');
     return value;
   };
   return new GraphQLScalarType({

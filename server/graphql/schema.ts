@@ -7,7 +7,7 @@ import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, type Model, type ScalarAttribute } from '../schema/types.js';
 import { idFilterInput, scalarFilterInput } from './filters.js';
 import { componentTypeNameOf, dynamicZoneNameOf, enumNameOf, listQueryOf, scalarNameOf, singleQueryOf, typeNameOf } from './names.js';
-import { connectionOf, relationList, rootResolvers, toManyField, type GraphqlContext } from './resolve.js';
+import { connectionOf, relationList, relationOne, rootResolvers, toManyField, type GraphqlContext } from './resolve.js';
 import { DateScalar, DateTimeScalar, JSONScalar, LongScalar, TimeScalar, localeCodeScalar } from './scalars.js';
 
 /**
@@ -112,9 +112,9 @@ export function buildGraphqlSchema(args: { registry: Registry; localeCodes: () =
     if (known instanceof GraphQLObjectType) return known;
     return remember(new GraphQLObjectType({ name, fields: () => ({ nodes: { type: nonNullList(objectOf(target)) } }) }));
   };
-  const toManyFields = (fields: GraphQLFieldConfigMap<unknown, GraphqlContext>, name: string, target: Model): void => {
-    fields[`${name}_connection`] = { type: relationCollectionOf(target), args: listArgs(target), resolve: connectionOf(name) };
-    fields[name] = { type: new GraphQLNonNull(new GraphQLList(objectOf(target))), args: listArgs(target), resolve: relationList(name) };
+  const toManyFields = (fields: GraphQLFieldConfigMap<unknown, GraphqlContext>, name: string, target: Model, owner: Model): void => {
+    fields[`${name}_connection`] = { type: relationCollectionOf(target), args: listArgs(target), resolve: connectionOf(name, owner) };
+    fields[name] = { type: new GraphQLNonNull(new GraphQLList(objectOf(target))), args: listArgs(target), resolve: relationList(name, owner) };
   };
 
   function objectOf(model: Model): GraphQLObjectType {
@@ -133,12 +133,12 @@ export function buildGraphqlSchema(args: { registry: Registry; localeCodes: () =
               const type = scalarOut(name, a);
               fields[a.name] = { type: a.required ? new GraphQLNonNull(type) : type };
             } else if (a.kind === 'media') {
-              if (a.multiple) toManyFields(fields, a.name, fileModel);
-              else fields[a.name] = { type: objectOf(fileModel) };
+              if (a.multiple) toManyFields(fields, a.name, fileModel, model);
+              else fields[a.name] = { type: objectOf(fileModel), resolve: relationOne(a.name, model) };
             } else if (a.kind === 'relation' && exposedUids.has(a.target)) {
               const target = registry.model(a.target) as Model;
-              if (a.toMany) toManyFields(fields, a.name, target);
-              else fields[a.name] = { type: objectOf(target) };
+              if (a.toMany) toManyFields(fields, a.name, target, model);
+              else fields[a.name] = { type: objectOf(target), resolve: relationOne(a.name, model) };
             } else if (a.kind === 'component') {
               const component = registry.component(a.component) as ComponentModel;
               fields[a.name] = a.repeatable ? { type: new GraphQLList(objectOf(component)), args: listArgs(component), resolve: toManyField(a.name) } : { type: objectOf(component) };
@@ -150,7 +150,7 @@ export function buildGraphqlSchema(args: { registry: Registry; localeCodes: () =
             for (const ts of ['createdAt', 'updatedAt', 'publishedAt']) fields[ts] = { type: DateTimeScalar };
             if (model.localized) {
               fields.locale = { type: GraphQLString };
-              toManyFields(fields, 'localizations', model);
+              toManyFields(fields, 'localizations', model, model);
             }
           }
           return fields;

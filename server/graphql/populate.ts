@@ -1,0 +1,102 @@
+import { getArgumentValues, GraphQLObjectType, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import type { PopulateMap } from '../query/ast.js';
+import type { PaginationLimits } from '../query/pagination.js';
+import type { Registry } from '../schema/registry.js';
+import { FILE_UID, type Model } from '../schema/types.js';
+import { toRestFilters } from './filters.js';
+import { componentTypeNameOf, typeNameOf } from './names.js';
+
+/**
+ * A GraphQL selection as the REST populate the query parser reads (relations with their filters
+ * and sort, components, zones, media), so a root query loads every level in one batched read per
+ * level. A relation's window (`pagination`) is not a REST populate key: it travels beside, as
+ * `windows`, and is set on the parsed nodes (withWindows). When one attribute is selected more
+ * than once (aliases with other arguments), the first selection is populated and the others are
+ * loaded by the relation loader (loader.ts); `populated` holds the field nodes served from the populate.
+ */
+export interface Windows {
+  readonly [attribute: string]: { readonly start: number | null; readonly limit: number | null; readonly children: Windows };
+}
+
+type Raw = Record<string, unknown>;
+
+export interface PopulateScope {
+  readonly registry: Registry;
+  readonly limits: PaginationLimits;
+  readonly populated: WeakSet<FieldNode>;
+  readonly window: (pagination: unknown) => { start: number; limit: number };
+}
+
+/** The fields of a selection, fragments included. */
+export function fieldsOf(set: SelectionSetNode | undefined, info: GraphQLResolveInfo): FieldNode[] {
+  const out: FieldNode[] = [];
+  for (const s of set?.selections ?? []) {
+    if (s.kind === 'Field') out.push(s);
+    else if (s.kind === 'InlineFragment') out.push(...fieldsOf(s.selectionSet, info));
+    else {
+      const fragment = info.fragments[s.name.value];
+      if (fragment) out.push(...fieldsOf(fragment.selectionSet, info));
+    }
+  }
+  return out;
+}
+
+/** The selection under a field: a connection's `nodes`, else the field's own. */
+export const selectionUnder = (node: FieldNode, info: GraphQLResolveInfo): SelectionSetNode | undefined =>
+  node.name.value.endsWith('_connection') ? fieldsOf(node.selectionSet, info).find((f) => f.name.value === 'nodes')?.selectionSet : node.selectionSet;
+
+/** The attribute a field reads (`tags` for `tags` and `tags_connection`). */
+export const attributeOf = (field: string): string => (field.endsWith('_connection') ? field.slice(0, -'_connection'.length) : field);
+
+/** One relation field's REST populate entry (filters, sort) and window, from its arguments. */
+export function relationEntry(args: Record<string, unknown>, scope: PopulateScope): { entry: Raw; window: { start: number; limit: number } | null } {
+  const entry: Raw = {};
+  if (args.filters) entry.filters = toRestFilters(args.filters);
+  if (Array.isArray(args.sort) && args.sort.length > 0) entry.sort = args.sort;
+  if (typeof args.sort === 'string') entry.sort = args.sort;
+  const given = typeof args.pagination === 'object' && args.pagination !== null && Object.keys(args.pagination).length > 0;
+  return { entry, window: given ? scope.window(args.pagination) : null };
+}
+
+/** The REST populate of a selection on `model`, and the windows of its relations. */
+export function populateOf(model: Model, set: SelectionSetNode | undefined, scope: PopulateScope, info: GraphQLResolveInfo): { populate: Raw; windows: Windows } {
+  const populate: Raw = {};
+  const windows: Record<string, Windows[string]> = {};
+  const type = info.schema.getType(model.modelType === 'component' ? componentTypeNameOf(model) : typeNameOf(model));
+  const defs = type instanceof GraphQLObjectType ? type.getFields() : {};
+  for (const node of fieldsOf(set, info)) {
+    const name = attributeOf(node.name.value);
+    const attribute = model.attributes.get(name);
+    if (!attribute || attribute.kind === 'scalar' || populate[name] !== undefined) continue;
+    scope.populated.add(node);
+    if (attribute.kind === 'dynamiczone') {
+      const nested = attribute.components.map((uid) => [uid, populateOf(scope.registry.component(uid) as Model, node.selectionSet, scope, info).populate] as const);
+      // `on` must list every component of the zone (one left out is dropped); `populate: '*'` when none needs more.
+      populate[name] = nested.every(([, p]) => Object.keys(p).length === 0) ? { populate: '*' } : { on: Object.fromEntries(nested.map(([uid, p]) => [uid, { populate: p }])) };
+      continue;
+    }
+    const target =
+      attribute.kind === 'component' ? scope.registry.component(attribute.component)
+      : attribute.kind === 'media' ? scope.registry.model(FILE_UID)
+      : attribute.kind === 'relation' ? scope.registry.model(attribute.target)
+      : model;
+    if (!target) continue;
+    const inner = populateOf(target, selectionUnder(node, info), scope, info);
+    const def = defs[node.name.value];
+    const { entry, window } = def && def.args.length > 0 && attribute.kind !== 'component' ? relationEntry(getArgumentValues(def, node, info.variableValues), scope) : { entry: {}, window: null };
+    populate[name] = { ...entry, populate: inner.populate };
+    windows[name] = { start: window?.start ?? null, limit: window?.limit ?? null, children: inner.windows };
+  }
+  return { populate, windows };
+}
+
+/** The parsed populate with each relation's window set (REST's populate has no window keys). */
+export function withWindows(map: PopulateMap, windows: Windows): PopulateMap {
+  const out = new Map(map);
+  for (const [name, node] of map) {
+    const w = windows[name];
+    if (!w) continue;
+    out.set(name, { ...node, start: w.start ?? node.start, limit: w.limit ?? node.limit, populate: withWindows(node.populate, w.children) });
+  }
+  return out;
+}
