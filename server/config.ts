@@ -9,6 +9,7 @@ import {
   DEFAULT_UPLOAD_SIZE_LIMIT,
   MAX_PAGE_SIZE,
   READ_THREADS_MAX,
+  SHUTDOWN_DRAIN_MAX_MS,
   UP_ACCESS_TOKEN_LIFESPAN_S,
   UP_IDLE_REFRESH_LIFESPAN_S,
   UP_MAX_REFRESH_LIFESPAN_S,
@@ -63,6 +64,8 @@ export interface HearthConfig {
   readonly responseCache: boolean;
   /** HEARTH_READ_THREADS: threads that build computed answers beside the server's own (SQLite; documents/read-pool.ts). */
   readonly readThreads: number;
+  /** HEARTH_SHUTDOWN_DRAIN_MS: after SIGTERM, how long /_health answers 503 while requests are still served, before the server stops accepting (0: stop at once). */
+  readonly shutdownDrainMs?: number;
   /** HEARTH_MCP_DESTRUCTIVE: `/mcp` lists `delete_document` (to callers that may delete). */
   readonly mcpDestructive: boolean;
   readonly defaultLimit: number;
@@ -187,6 +190,7 @@ export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = proce
     corsOrigins: corsOrigins(env.HEARTH_CORS_ORIGINS),
     responseCache: flag('HEARTH_RESPONSE_CACHE', env.HEARTH_RESPONSE_CACHE, true),
     mcpDestructive: flag('HEARTH_MCP_DESTRUCTIVE', env.HEARTH_MCP_DESTRUCTIVE, false),
+    shutdownDrainMs: integer('HEARTH_SHUTDOWN_DRAIN_MS', env.HEARTH_SHUTDOWN_DRAIN_MS, 0, 0, SHUTDOWN_DRAIN_MAX_MS),
     readThreads: integer('HEARTH_READ_THREADS', env.HEARTH_READ_THREADS, defaultReadThreads(availableParallelism()), 0, READ_THREADS_MAX),
     defaultLimit: integer('API_REST_DEFAULT_LIMIT', env.API_REST_DEFAULT_LIMIT, DEFAULT_PAGE_SIZE, 1),
     maxLimit: maxLimit === 0 ? null : maxLimit,

@@ -28,6 +28,8 @@ import { createUsers } from './users/users.js';
 import { USERS_PERMISSIONS } from './users/models.js';
 import { listenError } from './errors/app-error.js';
 import { createWebhooks } from './webhooks/index.js';
+import { startInstances } from './db/instances.js';
+import { drainingHealth } from './http/draining.js';
 
 /** What the desktop shell needs to build its configuration: main/ imports server/index.ts only. */
 export { resolveConfig, type HearthConfig } from './config.js';
@@ -91,7 +93,8 @@ function track(server: Server): Tracked {
     tracked.sockets.add(socket);
     socket.on('close', () => tracked.sockets.delete(socket));
   });
-  server.on('request', (_req, res: ServerResponse) => {
+  // Before the app's listener: an answer sent at once (a cache hit, a draining /_health) must still get the header.
+  server.prependListener('request', (_req, res: ServerResponse) => {
     if (tracked.closing) res.setHeader('Connection', 'close');
     tracked.responses.add(res);
     res.on('close', () => tracked.responses.delete(res));
@@ -213,6 +216,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await dir.database.close();
     throw err;
   }
+  // Team mode (PostgreSQL): this instance's heartbeat, and the warning when others cannot serve its files.
+  const instances = await startInstances({ database: dir.database, uploadProvider: config.uploadProvider, now, log, serving: options.listen !== false });
   const services: Services = {
     config,
     database: dir.database,
@@ -233,13 +238,15 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     documents,
     projectCode,
     webhooks,
+    instances,
     desktopSecret: options.desktopSecret ?? null,
     admin,
     schemas,
     users,
     adminUiDir: options.adminUiDir ?? adminUiDirOf(packageInfo()),
   };
-  const http = options.listen === false ? null : createServer(cacheFront(services, createApp(services)));
+  let draining = false;
+  const http = options.listen === false ? null : createServer(drainingHealth(cacheFront(services, createApp(services)), () => draining));
   http?.on('clientError', answerClientError);
   const transfer = http && attachTransfer(http, services, dir.secrets);
   const tracked = http && track(http);
@@ -247,6 +254,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   try {
     if (http) port = await listen(http, config.port, config.host);
   } catch (err) {
+    await instances.close();
     uploads.close();
     await dir.database.close();
     throw err;
@@ -270,11 +278,18 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         transfer?.close();
         // MCP sessions' event streams stay open: ended first, they do not hold the close for its grace period.
         await closeMcpSessions(services);
-        if (http && tracked) await gracefulClose(http, tracked);
+        if (http && tracked) {
+          // Draining: /_health answers 503 (a load balancer takes this instance out) while requests are still served.
+          draining = true;
+          tracked.closing = true;
+          if (config.shutdownDrainMs) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+          await gracefulClose(http, tracked);
+        }
         clearInterval(optimizer);
         watch.close();
         await schemas.idle();
         await webhooks.close();
+        await instances.close();
         uploads.close();
         await documents.close();
         await dir.database.close();

@@ -64,6 +64,8 @@ export const TOKEN_LAST_USED_REFRESH_MS = 60 * 60 * 1000;
 
 /** Time a graceful shutdown waits for requests in flight. */
 export const SHUTDOWN_GRACE_MS = 10_000;
+/** Longest HEARTH_SHUTDOWN_DRAIN_MS: the time /_health answers 503 before a stopping server stops accepting. */
+export const SHUTDOWN_DRAIN_MAX_MS = 5 * 60 * 1000;
 
 /** Most file parts one upload request may carry. */
 export const MAX_UPLOAD_FILES = 100;

@@ -266,6 +266,8 @@ export interface Information {
   readonly desktop: boolean;
   /** How to run this install's CLI from anywhere (absolute paths; never `npx hearth`, another project's name on npm). */
   readonly cli: CliCommand;
+  /** Team mode: what the admin should know about the other instances on the database (e.g. local files they cannot serve). */
+  readonly warnings: readonly string[];
 }
 /** A command line: the program, its first arguments and its environment. */
 export interface CliCommand {
@@ -285,6 +287,7 @@ export const informationDecoder = dataOf<Information>(
     uploadProvider: str,
     desktop: (v) => v === true,
     cli: object<CliCommand>({ command: str, args: array(str), env: envDecoder }),
+    warnings: (v, p = '') => (v === undefined ? [] : array(str)(v, p)),
   }),
 );
 

@@ -210,6 +210,9 @@ export function createReadPool(options: { file: string; nativeBinding?: string; 
           .map(
             (thread) =>
               new Promise<void>((resolve) => {
+                // Unreferenced, the thread would not keep the process alive until it has ended: a stopping
+                // `hearth serve` then left this promise pending and Node exited with code 13.
+                thread.worker.ref();
                 thread.worker.once('exit', () => resolve());
                 thread.worker.postMessage({ close: true });
               }),

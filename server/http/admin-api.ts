@@ -49,8 +49,9 @@ export function adminApi(services: Services, options: AdminApiOptions = {}): exp
   router.use(contentManagerRoutes(services));
   router.use(mediaRoutes(services));
   router.use(strapiArchiveRoutes(services));
-  router.get('/information', (req, res) => {
+  router.get('/information', async (req, res) => {
     const { config } = services;
+    const warnings = await services.instances.warnings();
     sendJson(res, 200, {
       data: {
         version,
@@ -61,6 +62,8 @@ export function adminApi(services: Services, options: AdminApiOptions = {}): exp
         uploadProvider: config.uploadProvider,
         desktop: services.desktopSecret !== null,
         cli,
+        /** Team mode: what the admin should know about the other instances on this database (e.g. local files they cannot serve). */
+        warnings,
       },
     });
   });

@@ -131,6 +131,7 @@ describe('server information', () => {
       desktop: false,
       // This install's CLI by absolute paths (the AI-assistant panel starts `hearth mcp` with it).
       cli: { command: process.execPath, args: [join(import.meta.dirname, '../../bin/hearth.js')], env: {} },
+      warnings: [],
     });
   });
 });

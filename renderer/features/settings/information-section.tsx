@@ -17,6 +17,11 @@ export function InformationSection() {
       <h2 id="server-heading">Server</h2>
       {info.error ? <ErrorNotice message={describeError(info.error)} onRetry={info.reload} /> : null}
       {info.loading && !data ? <Loading /> : null}
+      {data?.warnings.map((warning) => (
+        <div key={warning} className="notice notice-warning" role="status" data-testid="server-warning">
+          {warning}
+        </div>
+      ))}
       {data ? (
         <dl className="meta-list wide">
           <dt>Server URL</dt>
