@@ -227,3 +227,5 @@ export const MCP_MAX_SESSIONS = 64;
 export const WEBHOOK_DELIVERY_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /** How often the server deletes webhook deliveries past WEBHOOK_DELIVERY_RETENTION_MS (and once at start). */
 export const WEBHOOK_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+/** A server sending a delivery holds it this long (its timeout and a second); another server sharing the database sends it only after. */
+export const WEBHOOK_LEASE_MS = WEBHOOK_TIMEOUT_MS + 1000;

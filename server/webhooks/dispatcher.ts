@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { WEBHOOK_DELIVERIES_TABLE, WEBHOOK_EVENTS_TABLE } from '../db/system-tables.js';
-import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_BASE_MS, WEBHOOK_RETRY_MAX_MS } from '../limits.js';
+import { WEBHOOK_LEASE_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_BASE_MS, WEBHOOK_RETRY_MAX_MS } from '../limits.js';
 import { sendEvent } from './send.js';
 import type { WebhookStore } from './store.js';
 
@@ -11,6 +11,11 @@ import type { WebhookStore } from './store.js';
  * WEBHOOK_RETRY_MAX_MS) until WEBHOOK_MAX_ATTEMPTS, then the delivery is marked failed and the
  * next one goes. A 2xx marks it delivered, never to be sent again. What is pending when the server
  * stops is sent when it starts again.
+ *
+ * Several servers may share one database (PostgreSQL instances, or two processes on one SQLite
+ * file): before sending, a worker claims the delivery by moving its next attempt WEBHOOK_LEASE_MS
+ * ahead in one conditional UPDATE, so only one of them sends it, and a server that dies while
+ * sending leaves it to be retried once the lease ends.
  */
 
 /** Wait before attempt `attempts + 1`. */
@@ -83,9 +88,23 @@ export function createDispatcher(args: DispatcherArgs) {
         await settle(Number(next.id), { status: 'skipped', attempts, response_status: null, error: webhook ? 'webhook disabled' : 'webhook removed' });
         continue;
       }
+      const lease = new Date(now().getTime() + WEBHOOK_LEASE_MS).toISOString();
+      const claimed = await db
+        .updateTable(WEBHOOK_DELIVERIES_TABLE)
+        .set({ next_at: lease })
+        .where('id', '=', Number(next.id))
+        .where('status', '=', 'pending')
+        .where('next_at', '=', next.next_at)
+        .executeTakeFirst();
+      // Another server claimed it first: the head now waits for its lease.
+      if (Number(claimed.numUpdatedRows) !== 1) continue;
       const payload = JSON.parse(next.payload) as Record<string, unknown>;
       const result = await sendEvent({ webhook, event: next.event, payload, now: now(), stop: stop.signal });
-      if (result.aborted) return;
+      if (result.aborted) {
+        // Stopped mid-send: the next start sends it at once.
+        await db.updateTable(WEBHOOK_DELIVERIES_TABLE).set({ next_at: next.next_at }).where('id', '=', Number(next.id)).execute();
+        return;
+      }
       const tried = attempts + 1;
       const at = now();
       if (result.statusCode >= 200 && result.statusCode < 300 && !result.network) {

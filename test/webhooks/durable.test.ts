@@ -139,6 +139,7 @@ describe('durable webhook delivery', () => {
     await createTag(server, token, 'before any webhook');
     const receiver = await receiverOn();
     const added = await runHearth(['webhook', 'add', '--url', `${receiver.url}/cli`, '--events', 'entry.create', '--data', server.dataDir], await databaseEnvFor(server.dataDir));
+    expect(added.stderr).toBe('');
     expect(added.code).toBe(0);
     await createTag(server, token, 'after');
     await receiver.waitFor(1);
@@ -164,12 +165,36 @@ describe('durable webhook delivery', () => {
     receiver.mode = { status: 500 };
     await createTag(server, token, 'failing');
     await receiver.waitFor(2);
+    // The failed attempt recorded (its retry a minute away) before the clock jumps.
+    for (let i = 0; i < 100 && (await webhooks.deliveries(id))[0]?.attempts !== 1; i++) await sleep(20);
     offset = 8 * 24 * 60 * 60 * 1000;
     expect(await webhooks.prune()).toBe(1);
     const left = await webhooks.deliveries(id);
     expect(left.map((d) => [d.status, d.attempts])).toEqual([['pending', 1]]);
     const events = await server.server.services.database.db.selectFrom('hearth_webhook_events').select('payload').execute();
     expect(events.map((e) => (JSON.parse(e.payload) as { entry: { label: string } }).entry.label)).toEqual(['failing']);
+  });
+
+  it('two servers on one database send each delivery once, in order', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'hearth-webhooks-two-'));
+    try {
+      const first = await startTestServer({ dataDir, webhookRetryBaseMs: 50 });
+      open.push(first);
+      const second = await startTestServer({ dataDir, webhookRetryBaseMs: 50 });
+      open.push(second);
+      const receiver = await receiverOn();
+      await addWebhook(first, { url: `${receiver.url}/hook`, events: ['entry.create'] });
+      const tokens = [await first.token('full-access'), await second.token('full-access')];
+      const labels = Array.from({ length: 12 }, (_, i) => `t${i}`);
+      for (const [i, label] of labels.entries()) await createTag(i % 2 ? second : first, tokens[i % 2] ?? '', label);
+      await receiver.waitFor(labels.length);
+      await sleep(500);
+      expect(events(receiver).map((e) => e.entry.label)).toEqual(labels);
+    } finally {
+      for (const thing of open.splice(0).reverse()) await thing.close();
+      await rm(dataDir, { recursive: true, force: true });
+      await dropDatabaseFor(dataDir);
+    }
   });
 
   it('a write answers at once while the receiver hangs', async () => {
