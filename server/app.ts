@@ -45,8 +45,7 @@ export function createApp(services: Services): express.Express {
     localeCodes: async () => (await services.locales.list()).map((l) => l.code),
     authenticate: (req) => authenticate(req, services),
     readBody,
-    // Strapi's Apollo: introspection off in production; GRAPHQL_INTROSPECTION=false turns it off anywhere.
-    introspection: process.env.GRAPHQL_INTROSPECTION !== 'false' && process.env.NODE_ENV !== 'production',
+    introspection: services.config.graphqlIntrospection ?? true,
     log: services.log,
   }));
   app.use('/admin/api', adminApi(services, { extraRoutes: [adminRoles(services), webhookRoutes(services)] }));

@@ -68,6 +68,8 @@ export interface HearthConfig {
   readonly shutdownDrainMs?: number;
   /** HEARTH_MCP_DESTRUCTIVE: `/mcp` lists `delete_document` (to callers that may delete). */
   readonly mcpDestructive: boolean;
+  /** GRAPHQL_INTROSPECTION: `/graphql` answers introspection (default true; false under NODE_ENV=production, as Strapi's Apollo). */
+  readonly graphqlIntrospection?: boolean;
   readonly defaultLimit: number;
   /** null: no cap (`api.rest.maxLimit` unset). */
   readonly maxLimit: number | null;
@@ -190,6 +192,7 @@ export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = proce
     corsOrigins: corsOrigins(env.HEARTH_CORS_ORIGINS),
     responseCache: flag('HEARTH_RESPONSE_CACHE', env.HEARTH_RESPONSE_CACHE, true),
     mcpDestructive: flag('HEARTH_MCP_DESTRUCTIVE', env.HEARTH_MCP_DESTRUCTIVE, false),
+    graphqlIntrospection: flag('GRAPHQL_INTROSPECTION', env.GRAPHQL_INTROSPECTION, env.NODE_ENV !== 'production'),
     shutdownDrainMs: integer('HEARTH_SHUTDOWN_DRAIN_MS', env.HEARTH_SHUTDOWN_DRAIN_MS, 0, 0, SHUTDOWN_DRAIN_MAX_MS),
     readThreads: integer('HEARTH_READ_THREADS', env.HEARTH_READ_THREADS, defaultReadThreads(availableParallelism()), 0, READ_THREADS_MAX),
     defaultLimit: integer('API_REST_DEFAULT_LIMIT', env.API_REST_DEFAULT_LIMIT, DEFAULT_PAGE_SIZE, 1),

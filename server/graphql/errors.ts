@@ -19,7 +19,8 @@ export const requestError = (message: string, code: string) => ({ errors: [{ mes
 export function formatError(error: GraphQLError, code: string | null, log?: (message: string) => void): Formatted {
   const original = error.originalError;
   if (code !== null || !original) {
-    const out: Formatted = { message: error.message, extensions: { code: code ?? 'INTERNAL_SERVER_ERROR' } };
+    // Apollo puts the error's own extensions (validationErrorCode) before its code.
+    const out: Formatted = { message: error.message, extensions: { ...error.extensions, code: code ?? 'INTERNAL_SERVER_ERROR' } };
     if (error.locations) out.locations = error.locations;
     if (error.path) out.path = error.path;
     return { message: out.message, ...(out.locations ? { locations: out.locations } : {}), ...(out.path ? { path: out.path } : {}), extensions: out.extensions };

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import {
-  execute, getOperationAST, GraphQLError, parse, specifiedRules, validate, NoSchemaIntrospectionCustomRule, type DocumentNode, type ExecutionResult,
-  type GraphQLSchema,
+  execute, getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema,
+  type ValidationContext, type ASTVisitor,
 } from 'graphql';
 import type { DocumentService } from '../documents/index.js';
 import type { PaginationLimits } from '../query/pagination.js';
@@ -45,6 +45,21 @@ function preflighted(req: Request): boolean {
   return !SIMPLE_TYPES.has(type.split(';')[0]?.trim().toLowerCase() ?? '');
 }
 
+/** Apollo Server's rule when introspection is off: `__schema` or `__type` anywhere is a validation error. */
+function noIntrospection(context: ValidationContext): ASTVisitor {
+  return {
+    Field(node) {
+      if (node.name.value !== '__schema' && node.name.value !== '__type') return;
+      context.reportError(
+        new GraphQLError(
+          'GraphQL introspection is not allowed by Apollo Server, but the query contained __schema or __type. To enable introspection, pass introspection: true to ApolloServer in production',
+          { nodes: [node], extensions: { validationErrorCode: 'INTROSPECTION_DISABLED' } },
+        ),
+      );
+    },
+  };
+}
+
 type Params = { query?: unknown; variables?: unknown; operationName?: unknown };
 
 function send(res: Response, status: number, body: unknown): void {
@@ -62,7 +77,7 @@ export function graphqlRoute(deps: GraphqlRouteDeps) {
     }
     return schema;
   };
-  const rules = deps.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
+  const rules = deps.introspection ? specifiedRules : [...specifiedRules, noIntrospection];
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {

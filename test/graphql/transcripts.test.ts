@@ -42,8 +42,6 @@ const NOT_YET: Record<string, string> = {
   '121': 'users-permissions: a JWT from register/login (mutations)',
   '122': 'users-permissions: usersPermissionsUsers is not generated',
   '139': "REST's populate depth limit (MAX_POPULATE_DEPTH) refuses 7 relation levels that Strapi's GraphQL runs",
-  '152': 'needs a server started with NODE_ENV=production (introspection off): read from process.env, not the test config',
-  '153': 'needs a server started with NODE_ENV=production (introspection off)',
 };
 
 /**
@@ -84,7 +82,10 @@ function withoutStack(value: unknown): unknown {
 }
 
 let server: TestServer;
+/** 148-154 were recorded with NODE_ENV=production: a second server, started so. */
+let production: TestServer;
 const tokens: Record<string, string> = {};
+const productionTokens: Record<string, string> = {};
 const ids = new IdMap();
 
 beforeAll(async () => {
@@ -95,26 +96,33 @@ beforeAll(async () => {
   await server.server.services.locales.add({ code: 'fr' });
   const state = JSON.parse(readFileSync(join(DIR, 'state.json'), 'utf8')) as Record<string, string | number>;
   await seedGraphqlState(server, tokens['<FULL_ACCESS_TOKEN>'] ?? '', ids, state);
+  production = await startTestServer({ env: { NODE_ENV: 'production' } });
+  productionTokens['<FULL_ACCESS_TOKEN>'] = await production.token('full-access');
 }, 60_000);
 
 afterAll(async () => {
   await server?.close();
+  await production?.close();
 });
 
-async function send(t: Recorded): Promise<Response> {
+const PRODUCTION_FROM = 148;
+
+async function send(t: Recorded, prod: boolean): Promise<Response> {
+  const { url } = prod ? production : server;
+  const known = prod ? productionTokens : tokens;
   const headers = new Headers();
   for (const [name, value] of Object.entries(t.request.headers)) {
-    headers.set(name, name.toLowerCase() === 'authorization' ? value.replace(/<[A-Z_]+>/, (m) => tokens[m] ?? m) : value);
+    headers.set(name, name.toLowerCase() === 'authorization' ? value.replace(/<[A-Z_]+>/, (m) => known[m] ?? m) : value);
   }
-  if (t.request.method === 'GET') return fetch(`${server.url}${ids.apply(t.request.path)}`, { headers });
+  if (t.request.method === 'GET') return fetch(`${url}${ids.apply(t.request.path)}`, { headers });
   const body = t.request.rawBody ?? JSON.stringify({ query: t.request.query, ...(t.request.variables ? { variables: t.request.variables } : {}) });
-  return fetch(`${server.url}${t.request.path}`, { method: t.request.method, headers, body: ids.apply(body) });
+  return fetch(`${url}${t.request.path}`, { method: t.request.method, headers, body: ids.apply(body) });
 }
 
 describe('Strapi GraphQL transcripts', () => {
   for (const { file, t } of replayed) {
     it(file.replace(/\.json$/, ''), async () => {
-      const res = await send(t);
+      const res = await send(t, Number(file.slice(0, 3)) >= PRODUCTION_FROM);
       const actual: unknown = withoutStack(await res.json());
       const deviation = DEVIATIONS[file.slice(0, 3)];
       const expected = withoutStack(deviation ? deviation(t.response.body as Raw) : t.response.body);
