@@ -38,6 +38,8 @@ export function createApp(services: Services): express.Express {
   app.use('/api/upload', uploadApi(services));
   app.use('/api', usersApi(services));
   app.use('/api', contentApi(services));
+  // Browser clients (Apollo Client, urql) on another origin: the content API's CORS policy.
+  app.use('/graphql', cors(originPolicy(services.config)));
   app.all('/graphql', graphqlRoute({
     registry: () => services.registry(),
     documents: services.documents,

@@ -91,7 +91,13 @@ export function graphqlRoute(deps: GraphqlRouteDeps) {
       if (req.method === 'GET') {
         const url = new URL(req.originalUrl, 'http://localhost');
         const variables = url.searchParams.get('variables');
-        params = { query: url.searchParams.get('query') ?? undefined, operationName: url.searchParams.get('operationName') ?? undefined, variables: variables ? (JSON.parse(variables) as unknown) : undefined };
+        let parsed: unknown;
+        try {
+          parsed = variables ? (JSON.parse(variables) as unknown) : undefined;
+        } catch {
+          return send(res, 400, requestError('The variables search parameter contains invalid JSON.', 'BAD_REQUEST'));
+        }
+        params = { query: url.searchParams.get('query') ?? undefined, operationName: url.searchParams.get('operationName') ?? undefined, variables: parsed };
       } else {
         const body = await deps.readBody(req);
         if (Array.isArray(body)) return send(res, 400, requestError('Operation batching disabled.', 'BAD_REQUEST'));

@@ -78,11 +78,28 @@ describe('GraphQL over HTTP', () => {
     expect(await gql('{ uploadFiles { name } }', null)).toEqual({ status: 200, body: { data: { uploadFiles: [] } } });
   });
 
-  it('answers malformed JSON with REST’s 400 SyntaxError envelope, and other methods with 405', async () => {
+  it('answers malformed JSON with REST’s 400 SyntaxError envelope, other methods with 405, bad GET variables with 400 BAD_REQUEST', async () => {
     const res = await server.request('/graphql', { method: 'POST', token, headers: { 'Content-Type': 'application/json' }, body: '{"query": ' });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ data: null, error: { status: 400, name: 'SyntaxError' } });
     const put = await server.request('/graphql', { method: 'PUT', token, json: { query: '{ authors { name } }' } });
     expect(put.status).toBe(405);
+    const get = await server.request(`/graphql?query=${encodeURIComponent('{ authors { name } }')}&variables=%7Bnope`, { token, headers: { 'apollo-require-preflight': 'true' } });
+    expect({ status: get.status, body: await get.json() }).toEqual({
+      status: 400,
+      body: { errors: [{ message: 'The variables search parameter contains invalid JSON.', extensions: { code: 'BAD_REQUEST' } }] },
+    });
+  });
+
+  it('answers a browser preflight with the content API’s CORS policy', async () => {
+    const preflight = (path: string) =>
+      server.request(path, { method: 'OPTIONS', headers: { Origin: 'http://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,authorization' } });
+    const rest = await preflight('/api/authors');
+    const graphql = await preflight('/graphql');
+    expect(graphql.status).toBe(rest.status);
+    for (const name of ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers']) {
+      expect(graphql.headers.get(name), name).toBe(rest.headers.get(name));
+    }
+    expect(graphql.headers.get('access-control-allow-origin')).not.toBeNull();
   });
 });
