@@ -95,7 +95,9 @@ export function createWebhooks(args: WebhooksArgs) {
     const gone = await db.deleteFrom(WEBHOOK_DELIVERIES_TABLE).where('status', '<>', 'pending').where('updated_at', '<', before).executeTakeFirst();
     await db
       .deleteFrom(WEBHOOK_EVENTS_TABLE)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom(WEBHOOK_DELIVERIES_TABLE).select('id').whereRef(`${WEBHOOK_DELIVERIES_TABLE}.event_id`, '=', `${WEBHOOK_EVENTS_TABLE}.id`))))
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom(WEBHOOK_DELIVERIES_TABLE).select('id').whereRef(`${WEBHOOK_DELIVERIES_TABLE}.event_id`, '=', `${WEBHOOK_EVENTS_TABLE}.id`))),
+      )
       .execute();
     return Number(gone.numDeletedRows);
   }

@@ -18,11 +18,17 @@ import { webhookOf, type Webhook } from './store.js';
 export async function recordEvent(db: Db, now: Date, event: string, payload: Record<string, unknown>, webhookIds: readonly number[]): Promise<number> {
   if (webhookIds.length === 0) return 0;
   const stamp = now.toISOString();
-  const row = await db.insertInto(WEBHOOK_EVENTS_TABLE).values({ event, payload: JSON.stringify(payload), created_at: stamp }).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto(WEBHOOK_EVENTS_TABLE)
+    .values({ event, payload: JSON.stringify(payload), created_at: stamp })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const eventId = Number(row.id);
   await db
     .insertInto(WEBHOOK_DELIVERIES_TABLE)
-    .values(webhookIds.map((webhook_id) => ({ event_id: eventId, webhook_id, status: 'pending', attempts: 0, next_at: stamp, created_at: stamp, updated_at: stamp })))
+    .values(
+      webhookIds.map((webhook_id) => ({ event_id: eventId, webhook_id, status: 'pending', attempts: 0, next_at: stamp, created_at: stamp, updated_at: stamp })),
+    )
     .execute();
   return webhookIds.length;
 }

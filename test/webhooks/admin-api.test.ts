@@ -15,7 +15,12 @@ const RECORDED_ORIGIN = 'http://127.0.0.1:1341';
 
 /** Steps of the recording that need a Strapi setting Hearth does not have (NODE_ENV=production, config defaultHeaders) or a 10 s hang. */
 const SKIPPED = (note: string): boolean =>
-  note.startsWith('register') || note.startsWith('admin login') || note.startsWith('NODE_ENV=production') || note.includes('defaultHeaders') || note.includes('mode hang') || note.includes('302');
+  note.startsWith('register') ||
+  note.startsWith('admin login') ||
+  note.startsWith('NODE_ENV=production') ||
+  note.includes('defaultHeaders') ||
+  note.includes('mode hang') ||
+  note.includes('302');
 
 let server: TestServer;
 let receiver: Receiver;
@@ -72,7 +77,12 @@ describe('admin webhook API replayed from Strapi 5.54', () => {
         expect(res.status, note).toBe(400);
         expect(got).toEqual({
           data: null,
-          error: { status: 400, name: 'ValidationError', message: 'url must use http or https', details: { errors: [{ path: ['url'], message: 'url must use http or https', name: 'ValidationError', value: 'ftp://127.0.0.1:1341/x' }] } },
+          error: {
+            status: 400,
+            name: 'ValidationError',
+            message: 'url must use http or https',
+            details: { errors: [{ path: ['url'], message: 'url must use http or https', name: 'ValidationError', value: 'ftp://127.0.0.1:1341/x' }] },
+          },
         });
         gone.add('10');
         continue;

@@ -46,7 +46,11 @@ async function eventsOf(call: () => Promise<Response>, count: number, status = 2
 describe('content manager actions', () => {
   it('raise one event per stored version, as Strapi does', async () => {
     const base = '/admin/api/content-manager/api::article.article/documents';
-    const created = await eventsOf(() => server.request('/api/articles?status=draft', { method: 'POST', token, json: { data: { title: 'Draft', seo: { metaTitle: 'm' } } } }), 1, 201);
+    const created = await eventsOf(
+      () => server.request('/api/articles?status=draft', { method: 'POST', token, json: { data: { title: 'Draft', seo: { metaTitle: 'm' } } } }),
+      1,
+      201,
+    );
     expect(created.map((e) => e.event)).toEqual(['entry.create']);
     const documentId = String(created[0]?.entry.documentId);
     const draftId = Number(created[0]?.entry.id);

@@ -83,7 +83,17 @@ beforeAll(async () => {
       name: 'all-events',
       url: `${receiver.url}/all`,
       headers: { 'X-Custom-Header': 'custom-value' },
-      events: ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'entry.draft-discard', 'media.create', 'media.update', 'media.delete'],
+      events: [
+        'entry.create',
+        'entry.update',
+        'entry.delete',
+        'entry.publish',
+        'entry.unpublish',
+        'entry.draft-discard',
+        'media.create',
+        'media.update',
+        'media.delete',
+      ],
     },
   });
   expect(res.status).toBe(201);

@@ -138,7 +138,10 @@ describe('durable webhook delivery', () => {
     const token = await server.token('full-access');
     await createTag(server, token, 'before any webhook');
     const receiver = await receiverOn();
-    const added = await runHearth(['webhook', 'add', '--url', `${receiver.url}/cli`, '--events', 'entry.create', '--data', server.dataDir], await databaseEnvFor(server.dataDir));
+    const added = await runHearth(
+      ['webhook', 'add', '--url', `${receiver.url}/cli`, '--events', 'entry.create', '--data', server.dataDir],
+      await databaseEnvFor(server.dataDir),
+    );
     expect(added.stderr).toBe('');
     expect(added.code).toBe(0);
     await createTag(server, token, 'after');
