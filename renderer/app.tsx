@@ -21,6 +21,8 @@ import { RoleEditor } from './features/users/role-editor';
 import { RolesScreen } from './features/users/roles-screen';
 import { UsersScreen } from './features/users/users-screen';
 import { UsersSettingsScreen } from './features/users/users-settings-screen';
+import { WebhookEditor } from './features/webhooks/webhook-editor';
+import { WebhooksScreen } from './features/webhooks/webhooks-screen';
 
 /** The screens under /admin, children of the session gate (a data router, so screens can block leaving). */
 const SCREENS: RouteObject[] = [
@@ -45,6 +47,9 @@ const SCREENS: RouteObject[] = [
   { path: 'users/settings', element: <UsersSettingsScreen /> },
   { path: 'settings', element: <SettingsScreen /> },
   { path: 'settings/ai-assistant', element: <AssistantScreen /> },
+  { path: 'settings/webhooks', element: <WebhooksScreen /> },
+  { path: 'settings/webhooks/new', element: <WebhookEditor /> },
+  { path: 'settings/webhooks/:id', element: <WebhookEditor /> },
   { path: 'profile', element: <ProfileScreen /> },
   { path: '*', element: <EmptyState title="Page not found">This address does not lead to a screen of Hearth.</EmptyState> },
 ];

@@ -1,0 +1,144 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { unlabelledControls } from './support/a11y.js';
+import { AppNav, loginAsOwner } from './support/auth-pages.js';
+import { data, dataList } from './support/api.js';
+import { captureFailures, registerOwner, screenshot, startE2E, type E2E } from './support/harness.js';
+import { eventually, visible } from './support/wait.js';
+
+/** The rows of the delivery log for one event, newest first. */
+const deliveryRows = (page: Page, event: string): Locator =>
+  page
+    .getByRole('table', { name: 'Deliveries' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: event, exact: true }) });
+
+/** Status, attempts and response code of a delivery log row, as shown. */
+async function shown(row: Locator): Promise<{ status: string; attempts: string; response: string }> {
+  if ((await row.count()) === 0) return { status: '', attempts: '', response: '' };
+  return {
+    status: await row.getByTestId('delivery-status').innerText(),
+    attempts: await row.getByTestId('delivery-attempts').innerText(),
+    response: await row.getByTestId('delivery-response').innerText(),
+  };
+}
+
+/** The events (and titles) the receiver got, in order. */
+const bodies = (receiver: Receiver) => receiver.received.map((r) => JSON.parse(r.body) as { event: string; entry?: { title?: string } });
+
+describe('20. webhooks', () => {
+  let e2e: E2E;
+  let session: string;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+    session = await registerOwner(e2e.server);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await e2e?.close();
+  });
+  captureFailures(() => e2e);
+
+  it('creates a webhook, sends a test event, logs deliveries, redelivers, disables and deletes it', async () => {
+    const { page, server } = e2e;
+    const port = receiver.port;
+    await loginAsOwner(page);
+    await new AppNav(page).go('Settings');
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhooks' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Webhooks' }));
+    await visible(page.getByText('No webhooks yet'));
+
+    // Create: name, URL, a header, two events.
+    await page.getByRole('link', { name: 'Create new webhook' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'New webhook' }));
+    await page.getByLabel('Name').fill('Site');
+    await page.getByLabel('URL').fill('ftp://127.0.0.1/hook');
+    await page.getByRole('button', { name: 'Add a header' }).click();
+    await page.getByLabel('Header 1 name').fill('X-Site');
+    await page.getByLabel('Header 1 value').fill('blog');
+    await page.getByRole('checkbox', { name: 'Entry Create', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'Entry Update', exact: true }).check();
+    expect(await unlabelledControls(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await visible(page.getByText('Enter a URL starting with http:// or https://.'));
+    expect(await dataList(server, '/admin/api/webhooks', { token: session })).toEqual([]);
+    await page.getByLabel('URL').fill(`${receiver.url}/hook`);
+    expect(await page.getByText('Enter a URL starting with http:// or https://.').count()).toBe(0);
+    await screenshot(page, 'webhook-new');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Site' }));
+    const [stored] = await dataList(server, '/admin/api/webhooks', { token: session });
+    expect(stored).toMatchObject({
+      name: 'Site',
+      url: `${receiver.url}/hook`,
+      headers: { 'X-Site': 'blog' },
+      events: ['entry.create', 'entry.update'],
+      isEnabled: true,
+    });
+    const id = String(stored?.id);
+
+    // Send a test event: the receiver's status is shown, and it got trigger-test with the header.
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await visible(page.getByTestId('webhook-trigger-result').getByText('Received: 200'));
+    const trigger = receiver.received.at(-1);
+    expect(JSON.parse(trigger?.body ?? '{}')).toMatchObject({ event: 'trigger-test' });
+    expect(trigger?.headers).toMatchObject({ 'X-Site': 'blog', 'X-Strapi-Event': 'trigger-test' });
+    expect(await page.getByText('No deliveries yet').count()).toBe(1);
+    expect(await unlabelledControls(page)).toEqual([]);
+
+    // A REST create is delivered and logged with its status and the receiver's code.
+    const article = await data(server, '/api/articles', { method: 'POST', token: session, json: { data: { title: 'Hello hooks' } } }, 201);
+    await eventually(() => shown(deliveryRows(page, 'entry.create'))).toEqual({ status: 'Delivered', attempts: '1', response: '200' });
+    expect(
+      bodies(receiver)
+        .filter((b) => b.event === 'entry.create')
+        .map((b) => b.entry?.title),
+    ).toEqual(['Hello hooks']);
+    await page.getByRole('heading', { name: 'Deliveries' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'webhook-deliveries');
+
+    // The receiver goes away: the next write's attempt fails and is shown with its error.
+    await receiver.close();
+    await data(server, `/api/articles/${String(article.documentId)}`, { method: 'PUT', token: session, json: { data: { title: 'Hello again' } } });
+    const update = deliveryRows(page, 'entry.update');
+    await eventually(async () => (await shown(update)).status).toBe('Retrying');
+    expect(Number((await shown(update)).attempts)).toBeGreaterThanOrEqual(1);
+    expect((await shown(update)).response).toBe('—');
+    await visible(update.getByText('Next attempt', { exact: false }));
+
+    // It comes back; Redeliver queues the event again and it arrives.
+    receiver = await startReceiver(port);
+    await update.getByRole('button', { name: /^Redeliver entry\.update/ }).click();
+    await eventually(() => update.count()).toBe(2);
+    await eventually(() => shown(update.first())).toEqual({ status: 'Delivered', attempts: '1', response: '200' });
+    await eventually(() => bodies(receiver).some((b) => b.event === 'entry.update' && b.entry?.title === 'Hello again')).toBe(true);
+    expect(receiver.received.every((r) => r.headers['X-Site'] === 'blog')).toBe(true);
+
+    // Disabled: a write makes no delivery. Enabled again, the next write is delivered and nothing before it.
+    await page.getByRole('link', { name: '← Webhooks' }).click();
+    const row = page.getByTestId('webhook-row-Site');
+    await visible(row.getByText('Entry: Create, Update'));
+    await row.getByRole('switch', { name: 'Site enabled' }).uncheck();
+    await eventually(async () => (await data(server, `/admin/api/webhooks/${id}`, { token: session })).isEnabled).toBe(false);
+    await data(server, '/api/articles', { method: 'POST', token: session, json: { data: { title: 'Quiet' } } }, 201);
+    await row.getByRole('switch', { name: 'Site enabled' }).check();
+    await eventually(async () => (await data(server, `/admin/api/webhooks/${id}`, { token: session })).isEnabled).toBe(true);
+    await screenshot(page, 'webhooks');
+    await data(server, '/api/articles', { method: 'POST', token: session, json: { data: { title: 'Loud' } } }, 201);
+    await eventually(() => bodies(receiver).some((b) => b.entry?.title === 'Loud')).toBe(true);
+    expect(bodies(receiver).some((b) => b.entry?.title === 'Quiet')).toBe(false);
+    const log = await dataList(server, `/admin/api/webhooks/${id}/deliveries`, { token: session });
+    expect(log.filter((d) => d.event === 'entry.create')).toHaveLength(2);
+
+    // Delete, after confirming.
+    await row.getByRole('button', { name: 'Delete Site' }).click();
+    await page.getByRole('dialog', { name: 'Delete “Site”?' }).getByRole('button', { name: 'Delete webhook' }).click();
+    await visible(page.getByText('No webhooks yet'));
+    expect(await dataList(server, '/admin/api/webhooks', { token: session })).toEqual([]);
+    expect(e2e.problems).toEqual([]);
+  });
+});
