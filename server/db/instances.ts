@@ -47,7 +47,10 @@ export async function startInstances({ database, uploadProvider, now, log, servi
       .onConflict((oc) => oc.column('id').doUpdateSet({ last_seen: at }))
       .execute();
     // Rows of instances that died long ago (kill -9, a lost host) go.
-    await db.deleteFrom(INSTANCES_TABLE).where('last_seen', '<', at - 10 * INSTANCE_STALE_MS).execute();
+    await db
+      .deleteFrom(INSTANCES_TABLE)
+      .where('last_seen', '<', at - 10 * INSTANCE_STALE_MS)
+      .execute();
   };
   const warnings = async (): Promise<string[]> => {
     if (uploadProvider !== 'local') return [];

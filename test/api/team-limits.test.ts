@@ -82,13 +82,15 @@ if (onPostgres()) {
       const a = await start();
       return [a, await start()];
     }
-    const login = (server: TestServer, password: string) =>
-      server.request('/api/auth/local', { method: 'POST', json: { identifier: 'ann', password } });
+    const login = (server: TestServer, password: string) => server.request('/api/auth/local', { method: 'POST', json: { identifier: 'ann', password } });
 
     it('count end-user logins together: the attempts of one instance, not twice them, then 429 on both until the window ends', async () => {
       clock += 10 * MINUTE;
       const [a, b] = await pair();
-      await expectJson(await a.request('/api/auth/local/register', { method: 'POST', json: { username: 'ann', email: 'ann@example.com', password: 'secret-1' } }), 200);
+      await expectJson(
+        await a.request('/api/auth/local/register', { method: 'POST', json: { username: 'ann', email: 'ann@example.com', password: 'secret-1' } }),
+        200,
+      );
       // register counts under its own key (its path and e-mail): the login key starts at 0.
       for (let i = 0; i < UP_RATE_LIMIT_MAX; i += 1) await expectJson(await login(i % 2 === 0 ? a : b, 'wrong-pass'), 400);
       expect(await expectJson(await login(a, 'secret-1'), 429)).toEqual(RATE_LIMITED);
@@ -111,7 +113,10 @@ if (onPostgres()) {
     it('rotate refresh tokens on either, and a reused one revokes the session on both', async () => {
       clock += 10 * MINUTE;
       const [a, b] = await pair();
-      await expectJson(await a.request('/api/auth/local/register', { method: 'POST', json: { username: 'ann', email: 'ann@example.com', password: 'secret-1' } }), 200);
+      await expectJson(
+        await a.request('/api/auth/local/register', { method: 'POST', json: { username: 'ann', email: 'ann@example.com', password: 'secret-1' } }),
+        200,
+      );
       const res = await login(b, 'secret-1');
       const { jwt } = await expectJson<{ jwt: string }>(res, 200);
       const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
