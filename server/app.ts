@@ -46,6 +46,7 @@ export function createApp(services: Services): express.Express {
     limits: { defaultLimit: services.config.defaultLimit, maxLimit: services.config.maxLimit },
     localeCodes: async () => (await services.locales.list()).map((l) => l.code),
     authenticate: (req) => authenticate(req, services),
+    me: { one: (id, query, access) => services.users.accounts.one(id, query, access) },
     readBody,
     introspection: services.config.graphqlIntrospection ?? true,
     log: services.log,

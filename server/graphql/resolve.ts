@@ -7,11 +7,16 @@ import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type ContentTypeModel, type Model } from '../schema/types.js';
 import { toRestFilters } from './filters.js';
 import type { RelationLoader } from './loader.js';
+import type { MeDeps } from './me.js';
 import { fieldsOf, populateOf, withWindows, type PopulateScope, type Windows } from './populate.js';
 
 /** What every resolver of one request reads: the caller, the document service, the registry the schema was built from. */
 export interface GraphqlContext {
   readonly allows: (action: string) => boolean;
+  /** Who is calling (the kind decides what `me` answers). */
+  readonly caller: { readonly kind: string; readonly id: number | null };
+  /** Reads the signed-in user for `me`. */
+  readonly me: MeDeps;
   readonly documents: DocumentService;
   readonly registry: Registry;
   readonly limits: PaginationLimits;

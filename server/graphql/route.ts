@@ -8,6 +8,7 @@ import type { PaginationLimits } from '../query/pagination.js';
 import type { Registry } from '../schema/registry.js';
 import { formatError, requestError } from './errors.js';
 import { createRelationLoader } from './loader.js';
+import type { MeDeps } from './me.js';
 import type { PopulateScope } from './populate.js';
 import { accessOf, envOf, windowOf, type GraphqlContext } from './resolve.js';
 import { buildGraphqlSchema } from './schema.js';
@@ -25,7 +26,9 @@ export interface GraphqlRouteDeps {
   /** The configured locale codes (the `I18NLocaleCode` scalar accepts these and `*`). */
   readonly localeCodes: () => Promise<readonly string[]>;
   /** The caller's permission check; throws the REST 401 for a bad bearer. */
-  readonly authenticate: (req: Request) => Promise<{ allows(action: string): boolean }>;
+  readonly authenticate: (req: Request) => Promise<{ readonly kind: string; readonly id: number | null; allows(action: string): boolean }>;
+  /** Reads the signed-in user for `me` (users-permissions). */
+  readonly me: MeDeps;
   /** The JSON body (REST's reader: its 400 SyntaxError and 413). */
   readonly readBody: (req: Request) => Promise<unknown>;
   /** False: introspection refused (`GRAPHQL_INTROSPECTION=false` or production). */
@@ -134,7 +137,7 @@ export function graphqlRoute(deps: GraphqlRouteDeps) {
       const base = { allows: (action: string) => caller.allows(action), registry, limits: deps.limits };
       const scope: PopulateScope = { registry, limits: deps.limits, populated: new WeakSet(), window: (p) => windowOf(p, deps.limits) };
       const loader = createRelationLoader({ documents: deps.documents, env: envOf(base), scope, access: accessOf(base) });
-      const context: GraphqlContext = { ...base, documents: deps.documents, scope, loader };
+      const context: GraphqlContext = { ...base, caller: { kind: caller.kind, id: caller.id }, me: deps.me, documents: deps.documents, scope, loader };
       const variableValues = typeof params.variables === 'object' && params.variables !== null ? (params.variables as Record<string, unknown>) : undefined;
       const result: ExecutionResult = await execute({ schema, document, contextValue: context, variableValues, operationName });
       if (!('data' in result) || result.data === undefined) {

@@ -8,6 +8,8 @@ import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, t
 import { idFilterInput, scalarFilterInput } from './filters.js';
 import { componentTypeNameOf, dynamicZoneNameOf, enumNameOf, listQueryOf, scalarNameOf, singleQueryOf, typeNameOf } from './names.js';
 import { connectionOf, relationList, relationOne, rootResolvers, toManyField, type GraphqlContext } from './resolve.js';
+import { meField } from './me.js';
+import { USER_UID } from '../users/models.js';
 import { DateScalar, DateTimeScalar, JSONScalar, LongScalar, TimeScalar, localeCodeScalar } from './scalars.js';
 
 /**
@@ -180,6 +182,7 @@ export function buildGraphqlSchema(args: { registry: Registry; localeCodes: () =
     query[`${listQueryOf(model)}_connection`] = { type: collection, args: { ...listArgs(model), ...status }, resolve: resolvers.connection };
     query[listQueryOf(model)] = { type: new GraphQLNonNull(new GraphQLList(type)), args: { ...listArgs(model), ...status }, resolve: resolvers.list };
   }
+  if (registry.contentType(USER_UID)) query.me = meField;
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
     types: [...named.values(), ...registry.components.map((c) => objectOf(c)), localeCode],

@@ -32,7 +32,7 @@ const NOT_YET = {
     'UsersPermissionsRole', 'UsersPermissionsRoleEntityResponseCollection', 'UsersPermissionsRoleFiltersInput', 'UsersPermissionsRoleInput',
     'UsersPermissionsUser', 'UsersPermissionsUserEntityResponse', 'UsersPermissionsUserEntityResponseCollection', 'UsersPermissionsUserFiltersInput',
     'UsersPermissionsUserInput', 'UsersPermissionsUserRelationResponseCollection',
-    'UsersPermissionsMe', 'UsersPermissionsMeRole', 'UsersPermissionsRegisterInput', 'UsersPermissionsLoginInput', 'UsersPermissionsPasswordPayload',
+    'UsersPermissionsRegisterInput', 'UsersPermissionsLoginInput', 'UsersPermissionsPasswordPayload',
     'UsersPermissionsLoginPayload', 'UsersPermissionsCreateRolePayload', 'UsersPermissionsUpdateRolePayload', 'UsersPermissionsDeleteRolePayload',
   ],
   /** Fields of types Hearth generates that it does not have yet (`Type.field`). */
@@ -43,7 +43,6 @@ const NOT_YET = {
     'Query.reviewWorkflowsWorkflowStage', 'Query.reviewWorkflowsWorkflowStages', 'Query.reviewWorkflowsWorkflowStages_connection',
     'Query.usersPermissionsRole', 'Query.usersPermissionsRoles', 'Query.usersPermissionsRoles_connection',
     'Query.usersPermissionsUser', 'Query.usersPermissionsUsers', 'Query.usersPermissionsUsers_connection',
-    'Query.me',
   ],
 };
 
