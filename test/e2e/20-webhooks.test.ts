@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
@@ -139,6 +140,81 @@ describe('20. webhooks', () => {
     await page.getByRole('dialog', { name: 'Delete “Site”?' }).getByRole('button', { name: 'Delete webhook' }).click();
     await visible(page.getByText('No webhooks yet'));
     expect(await dataList(server, '/admin/api/webhooks', { token: session })).toEqual([]);
+    expect(e2e.problems).toEqual([]);
+  });
+
+  it('edits headers, events and the signing secret; a failing receiver shows in the test result', async () => {
+    const { page, server } = e2e;
+    const created = await data(
+      server,
+      '/admin/api/webhooks',
+      { method: 'POST', token: session, json: { name: 'Build', url: `${receiver.url}/build`, headers: { A: '1', B: '2' }, events: ['media.create'] } },
+      201,
+    );
+    const id = String(created.id);
+    const signed = () => receiver.received.filter((r) => r.path === '/build').at(-1)?.headers ?? {};
+    const trigger = async () => {
+      const before = receiver.received.length;
+      await page.getByRole('button', { name: 'Send a test event' }).click();
+      await visible(page.getByTestId('webhook-trigger-result').getByText('Received: 200'));
+      expect(receiver.received.length).toBe(before + 1);
+    };
+    await new AppNav(page).go('Settings');
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByTestId('webhook-row-Build').getByRole('link', { name: 'Edit Build' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Build' }));
+    await eventually(() => page.getByLabel('Header 1 name').inputValue()).toBe('A');
+    expect(await page.getByRole('checkbox', { name: 'Media Create', exact: true }).isChecked()).toBe(true);
+
+    // A value without a name is refused before sending.
+    await page.getByRole('button', { name: 'Add a header' }).click();
+    await page.getByLabel('Header 3 value').fill('orphan');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await visible(page.getByText('Give this header a name.'));
+    await page.getByRole('button', { name: 'Remove header 3' }).click();
+
+    await page.getByRole('button', { name: 'Remove header 1' }).click();
+    await page.getByRole('checkbox', { name: 'Media Create', exact: true }).uncheck();
+    await page.getByRole('checkbox', { name: 'Entry Publish', exact: true }).check();
+    await page.getByLabel('Signing secret', { exact: true }).fill('s3cret');
+    expect(await unlabelledControls(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await eventually(async () => (await data(server, `/admin/api/webhooks/${id}`, { token: session })).events).toEqual(['entry.publish']);
+    expect(await data(server, `/admin/api/webhooks/${id}`, { token: session })).toMatchObject({ headers: { B: '2' }, isEnabled: true });
+    await trigger();
+    const sent = receiver.received.at(-1);
+    const timestamp = sent?.headers['X-Hearth-Timestamp'] ?? '';
+    expect(sent?.headers['X-Hearth-Signature']).toBe(
+      `sha256=${createHmac('sha256', 's3cret')
+        .update(`${timestamp}.${sent?.body ?? ''}`)
+        .digest('hex')}`,
+    );
+    expect(sent?.headers.A).toBeUndefined();
+
+    // Saved again with the secret left empty: it is kept. Then removed.
+    await page.getByLabel('Name', { exact: true }).fill('Build 2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Build 2' }));
+    await trigger();
+    expect(signed()['X-Hearth-Signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    await page.getByRole('checkbox', { name: 'Remove the signing secret' }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await eventually(() => page.getByRole('checkbox', { name: 'Remove the signing secret' }).isChecked()).toBe(false);
+    await trigger();
+    expect(signed()['X-Hearth-Signature']).toBeUndefined();
+
+    // A receiver that is not there: the test result says so.
+    const gone = await startReceiver();
+    await gone.close();
+    await data(server, `/admin/api/webhooks/${id}`, {
+      method: 'PUT',
+      token: session,
+      json: { name: 'Build 2', url: `${gone.url}/x`, headers: {}, events: [] },
+    });
+    await page.reload();
+    await eventually(() => page.getByLabel('URL').inputValue()).toBe(`${gone.url}/x`);
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await visible(page.getByTestId('webhook-trigger-result').getByText('Failed: 500', { exact: false }));
     expect(e2e.problems).toEqual([]);
   });
 });

@@ -96,9 +96,9 @@ export function WebhookEditor() {
     setBusy(true);
     try {
       if (webhook) {
-        const saved = await updateWebhook({ client, id: webhook.id, form });
-        setForm(formOf(saved));
+        await updateWebhook({ client, id: webhook.id, form });
         notify('Webhook saved');
+        existing.reload();
       } else {
         const created = await createWebhook({ client, form });
         notify('Webhook created');
