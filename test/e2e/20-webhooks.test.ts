@@ -69,6 +69,7 @@ describe('20. webhooks', () => {
     expect(await dataList(server, '/admin/api/webhooks', { token: session })).toEqual([]);
     await page.getByLabel('URL').fill(`${receiver.url}/hook`);
     expect(await page.getByText('Enter a URL starting with http:// or https://.').count()).toBe(0);
+    await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'webhook-new');
     await page.getByRole('button', { name: 'Create webhook' }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'Site' }));
@@ -99,8 +100,6 @@ describe('20. webhooks', () => {
         .filter((b) => b.event === 'entry.create')
         .map((b) => b.entry?.title),
     ).toEqual(['Hello hooks']);
-    await page.getByRole('heading', { name: 'Deliveries' }).scrollIntoViewIfNeeded();
-    await screenshot(page, 'webhook-deliveries');
 
     // The receiver goes away: the next write's attempt fails and is shown with its error.
     await receiver.close();
@@ -118,6 +117,8 @@ describe('20. webhooks', () => {
     await eventually(() => shown(update.first())).toEqual({ status: 'Delivered', attempts: '1', response: '200' });
     await eventually(() => bodies(receiver).some((b) => b.event === 'entry.update' && b.entry?.title === 'Hello again')).toBe(true);
     expect(receiver.received.every((r) => r.headers['X-Site'] === 'blog')).toBe(true);
+    await page.getByRole('heading', { name: 'Deliveries' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'webhook-deliveries');
 
     // Disabled: a write makes no delivery. Enabled again, the next write is delivered and nothing before it.
     await page.getByRole('link', { name: '← Webhooks' }).click();
