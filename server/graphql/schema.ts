@@ -9,7 +9,7 @@ import { idFilterInput, scalarFilterInput } from './filters.js';
 import { componentTypeNameOf, dynamicZoneNameOf, enumNameOf, listQueryOf, scalarNameOf, singleQueryOf, typeNameOf } from './names.js';
 import { connectionOf, relationList, relationOne, rootResolvers, toManyField, type GraphqlContext } from './resolve.js';
 import { meField } from './me.js';
-import { USER_UID } from '../users/models.js';
+import { ROLE_UID, USER_UID } from '../users/models.js';
 import { DateScalar, DateTimeScalar, JSONScalar, LongScalar, TimeScalar, localeCodeScalar } from './scalars.js';
 
 /**
@@ -49,7 +49,9 @@ const visible = (model: Model): Attribute[] => [...model.attributes.values()].fi
 export function buildGraphqlSchema(args: { registry: Registry; localeCodes: () => ReadonlySet<string> }): GraphQLSchema {
   const { registry } = args;
   const localeCode = localeCodeScalar(args.localeCodes);
-  const exposed = [registry.model(FILE_UID), ...registry.contentTypes].filter((m): m is ContentTypeModel => m?.modelType === 'contentType');
+  const exposed = [registry.model(FILE_UID), registry.model(ROLE_UID), registry.model(USER_UID), ...registry.contentTypes].filter(
+    (m): m is ContentTypeModel => m?.modelType === 'contentType',
+  );
   const exposedUids = new Set(exposed.map((m) => m.uid));
   const named = new Map<string, GraphQLNamedType>();
   const remember = <T extends GraphQLNamedType>(type: T): T => (named.set(type.name, type), type);

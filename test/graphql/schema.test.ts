@@ -29,9 +29,9 @@ const NOT_YET = {
     'ReviewWorkflowsWorkflowStage', 'ReviewWorkflowsWorkflowStageEntityResponseCollection', 'ReviewWorkflowsWorkflowStageFiltersInput',
     'ReviewWorkflowsWorkflowStageInput', 'ReviewWorkflowsWorkflowStageRelationResponseCollection',
     'UsersPermissionsPermission', 'UsersPermissionsPermissionFiltersInput', 'UsersPermissionsPermissionRelationResponseCollection',
-    'UsersPermissionsRole', 'UsersPermissionsRoleEntityResponseCollection', 'UsersPermissionsRoleFiltersInput', 'UsersPermissionsRoleInput',
-    'UsersPermissionsUser', 'UsersPermissionsUserEntityResponse', 'UsersPermissionsUserEntityResponseCollection', 'UsersPermissionsUserFiltersInput',
-    'UsersPermissionsUserInput', 'UsersPermissionsUserRelationResponseCollection',
+    'UsersPermissionsRoleInput',
+    'UsersPermissionsUserEntityResponse',
+    'UsersPermissionsUserInput',
     'UsersPermissionsRegisterInput', 'UsersPermissionsLoginInput', 'UsersPermissionsPasswordPayload',
     'UsersPermissionsLoginPayload', 'UsersPermissionsCreateRolePayload', 'UsersPermissionsUpdateRolePayload', 'UsersPermissionsDeleteRolePayload',
   ],
@@ -41,8 +41,8 @@ const NOT_YET = {
     'Query.i18NLocale', 'Query.i18NLocales', 'Query.i18NLocales_connection',
     'Query.reviewWorkflowsWorkflow', 'Query.reviewWorkflowsWorkflows', 'Query.reviewWorkflowsWorkflows_connection',
     'Query.reviewWorkflowsWorkflowStage', 'Query.reviewWorkflowsWorkflowStages', 'Query.reviewWorkflowsWorkflowStages_connection',
-    'Query.usersPermissionsRole', 'Query.usersPermissionsRoles', 'Query.usersPermissionsRoles_connection',
-    'Query.usersPermissionsUser', 'Query.usersPermissionsUsers', 'Query.usersPermissionsUsers_connection',
+    // Hearth's roles have no permissions relation (permissions are a table of their own).
+    'UsersPermissionsRole.permissions', 'UsersPermissionsRole.permissions_connection', 'UsersPermissionsRoleFiltersInput.permissions',
   ],
 };
 
