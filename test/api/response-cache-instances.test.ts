@@ -1,8 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../server/cli.js';
+import { openPostgres } from '../../server/db/postgres.js';
 import { adminRequest, fixtureCopy, registerOwner } from '../admin/helpers.js';
 import { databaseUrlFor, dropDatabaseFor, onPostgres } from '../helpers/database.js';
 import { expectJson } from '../helpers/project.js';
@@ -149,6 +151,43 @@ describe('the response cache with two instances on one database', () => {
     expect(statements(b) - before).toBeGreaterThan(HIT());
   });
 });
+
+if (onPostgres()) {
+  describe('the change stamp on PostgreSQL (hearth_change)', () => {
+    it('caches nothing while the table is missing, and the next write creates it again under a new series', async () => {
+      const doc = await send(a, '/api/articles', 'POST', { title: 'series one' }, 201);
+      const path = `/api/articles/${doc.documentId}?fields[0]=title`;
+      await readTwice(b, path);
+      // What `import --force` does to every table, the stamp's included.
+      const client = new pg.Client({ connectionString: url ?? '' });
+      await client.connect();
+      try {
+        await client.query('DROP TABLE hearth_change');
+        // No stamp: every read is computed, none is stored.
+        const before = statements(b);
+        await get(b, path);
+        await get(b, path);
+        expect(statements(b) - before).toBeGreaterThan(2 * HIT());
+        // A write outside a transaction (another Hearth process) creates the table again and bumps it.
+        const other = openPostgres(url ?? '');
+        try {
+          await other.db.updateTable('articles').set({ title: 'series two' }).where('documentId', '=', doc.documentId).execute();
+        } finally {
+          await other.close();
+        }
+        const { rows } = await client.query<{ n: string }>('SELECT n FROM hearth_change');
+        expect(rows).toHaveLength(1);
+        // A new series (1, unless an instance's own background write came first).
+        expect(Number(rows[0]?.n)).toBeGreaterThanOrEqual(1);
+      } finally {
+        await client.end();
+      }
+      expect((await readTwice<{ data: Doc }>(b, path)).data.title).toBe('series two');
+      await send(a, `/api/articles/${doc.documentId}`, 'PUT', { title: 'series two, again' }, 200);
+      expect((await readTwice<{ data: Doc }>(b, path)).data.title).toBe('series two, again');
+    });
+  });
+}
 
 /** The data dir a CLI command is run with: the server's own on SQLite, one of its own on PostgreSQL (as on another host). */
 async function cliDir(server: TestServer): Promise<string> {
