@@ -218,4 +218,31 @@ describe('20. webhooks', () => {
     await visible(page.getByTestId('webhook-trigger-result').getByText('Failed: 500', { exact: false }));
     expect(e2e.problems).toEqual([]);
   });
+
+  it('deletes the webhooks ticked, after confirming', async () => {
+    const { page, server } = e2e;
+    for (const name of ['One', 'Two']) {
+      await data(
+        server,
+        '/admin/api/webhooks',
+        { method: 'POST', token: session, json: { name, url: `${receiver.url}/${name}`, headers: {}, events: ['entry.delete'] } },
+        201,
+      );
+    }
+    const before = await dataList(server, '/admin/api/webhooks', { token: session });
+    await new AppNav(page).go('Settings');
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhooks' }).click();
+    await visible(page.getByTestId('webhook-row-Two'));
+    await page.getByRole('checkbox', { name: 'Select One' }).check();
+    await page.getByRole('checkbox', { name: 'Select Two' }).check();
+    expect(await unlabelledControls(page)).toEqual([]);
+    await page.getByRole('region', { name: 'Selected webhooks' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete 2 webhooks?' }).getByRole('button', { name: 'Delete webhooks' }).click();
+    await eventually(() => page.getByTestId('webhook-row-Two').count()).toBe(0);
+    expect(await page.getByTestId('webhook-row-One').count()).toBe(0);
+    const after = await dataList(server, '/admin/api/webhooks', { token: session });
+    expect(after.map((w) => w.name)).toEqual(before.map((w) => w.name).filter((n) => n !== 'One' && n !== 'Two'));
+    expect(after.length).toBe(before.length - 2);
+    expect(e2e.problems).toEqual([]);
+  });
 });

@@ -168,3 +168,8 @@ export async function setEnabled({
 export async function triggerWebhook({ client, id }: { readonly client: ApiClient; readonly id: string }): Promise<TriggerResult> {
   return triggerDecoder(await client.post(`/admin/api/webhooks/${id}/trigger`));
 }
+
+/** Deletes several webhooks in one call (Strapi's batch-delete); answers the ids sent. */
+export async function deleteWebhooks({ client, ids }: { readonly client: ApiClient; readonly ids: readonly string[] }): Promise<string[]> {
+  return dataOf(array((v, p) => String(num(v, p))))(await client.post('/admin/api/webhooks/batch-delete', { ids }));
+}

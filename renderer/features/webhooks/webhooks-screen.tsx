@@ -4,11 +4,10 @@ import { describeError } from '../../api/errors';
 import { useLoad } from '../../api/use-load';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState, ErrorNotice, Loading, PageHeader } from '../../components/feedback';
-import { TableHead } from '../../components/table-head';
 import { useToast } from '../../components/toast';
 import { useClient } from '../auth/session';
 import { SettingsNav } from '../settings/settings-nav';
-import { EVENT_GROUPS, setEnabled, webhooksDecoder, type Webhook } from './webhook-api';
+import { deleteWebhooks, EVENT_GROUPS, setEnabled, webhooksDecoder, type Webhook } from './webhook-api';
 import '../../styles/webhooks.css';
 
 /** "Entry: Create, Update · Media: Delete" for a webhook's events. */
@@ -26,11 +25,22 @@ export function WebhooksScreen() {
   const { notify } = useToast();
   const webhooks = useLoad(async () => webhooksDecoder(await client.get('/admin/api/webhooks')), 'webhooks');
   const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [deletingSelected, setDeletingSelected] = useState(false);
   // A switch shows its new state at once; the list read after the change replaces it.
   const [switched, setSwitched] = useState<ReadonlyMap<string, boolean>>(new Map());
   const [toggleError, setToggleError] = useState<unknown>(null);
   const list = webhooks.data ?? [];
   useEffect(() => setSwitched(new Map()), [webhooks.data]);
+  const chosen = list.filter((w) => selected.has(w.id));
+  const allChosen = list.length > 0 && chosen.length === list.length;
+  const choose = (id: string, on: boolean) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
 
   const toggle = async (webhook: Webhook, isEnabled: boolean) => {
     setSwitched((m) => new Map(m).set(webhook.id, isEnabled));
@@ -71,14 +81,50 @@ export function WebhooksScreen() {
           A webhook tells a frontend (a Next.js or Astro build, a cache) that content changed.
         </EmptyState>
       ) : null}
+      {chosen.length > 0 ? (
+        <div className="bulk-bar" role="region" aria-label="Selected webhooks">
+          <span aria-live="polite">{chosen.length} selected</span>
+          <button type="button" className="btn btn-small btn-danger" onClick={() => setDeletingSelected(true)}>
+            Delete
+          </button>
+          <button type="button" className="btn btn-small btn-ghost" onClick={() => setSelected(new Set())}>
+            Clear selection
+          </button>
+        </div>
+      ) : null}
       {list.length > 0 ? (
-        <table className="table" aria-label="Webhooks">
-          <TableHead columns={['Name', 'URL', 'Events', 'Enabled']} actions />
+        <table className="table webhooks-table" aria-label="Webhooks">
+          <thead>
+            <tr>
+              <th scope="col" className="select-cell">
+                <input
+                  type="checkbox"
+                  aria-label="Select all webhooks"
+                  checked={allChosen}
+                  ref={(box) => {
+                    if (box) box.indeterminate = chosen.length > 0 && !allChosen;
+                  }}
+                  onChange={(e) => setSelected(e.target.checked ? new Set(list.map((w) => w.id)) : new Set())}
+                />
+              </th>
+              {['Name', 'URL', 'Events', 'Enabled'].map((c) => (
+                <th scope="col" key={c}>
+                  {c}
+                </th>
+              ))}
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {list.map((w) => {
               const on = switched.get(w.id) ?? w.isEnabled;
               return (
                 <tr key={w.id} data-testid={`webhook-row-${w.name}`}>
+                  <td className="select-cell">
+                    <input type="checkbox" aria-label={`Select ${w.name}`} checked={selected.has(w.id)} onChange={(e) => choose(w.id, e.target.checked)} />
+                  </td>
                   <th scope="row">
                     <Link to={`/settings/webhooks/${w.id}`}>{w.name}</Link>
                   </th>
@@ -103,6 +149,22 @@ export function WebhooksScreen() {
             })}
           </tbody>
         </table>
+      ) : null}
+      {deletingSelected ? (
+        <ConfirmDialog
+          title={`Delete ${chosen.length} ${chosen.length === 1 ? 'webhook' : 'webhooks'}?`}
+          confirmLabel="Delete webhooks"
+          danger
+          onClose={() => setDeletingSelected(false)}
+          onConfirm={async () => {
+            await deleteWebhooks({ client, ids: chosen.map((w) => w.id) });
+            notify(`${chosen.length} ${chosen.length === 1 ? 'webhook' : 'webhooks'} deleted`);
+            setSelected(new Set());
+            webhooks.reload();
+          }}
+        >
+          <p>{chosen.map((w) => w.name).join(', ')}: their URLs are no longer called, and deliveries not yet sent are dropped. This cannot be undone.</p>
+        </ConfirmDialog>
       ) : null}
       {deleting ? (
         <ConfirmDialog
