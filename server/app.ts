@@ -11,6 +11,7 @@ import { graphqlRoute } from './graphql/route.js';
 import { finalErrorHandler } from './http/error-handler.js';
 import { mcpRoute } from './http/mcp-route.js';
 import { openApiRoute } from './http/openapi.js';
+import { eventsRoute } from './http/events.js';
 import { cors, hostCheck, originPolicy } from './http/guards.js';
 import { sendError } from './http/respond.js';
 import { staticUploads } from './http/static-uploads.js';
@@ -27,6 +28,9 @@ export function createApp(services: Services): express.Express {
   app.use(hostCheck(services.config.host, services.config.allowedHosts));
   // Before the registry hold: an MCP session's event stream stays open, and each tool call reads the registry itself.
   app.all('/mcp', mcpRoute(services));
+  // The change stream stays open too (a held registry would be pinned until it ends); it reads no schema.
+  app.use('/hearth/events', cors(originPolicy(services.config)));
+  app.get('/hearth/events', eventsRoute(services));
   // Each request keeps the registry it started with, even if the content-type builder swaps it meanwhile.
   app.use(holdRegistry(services));
   app.get('/_health', (_req, res) => {

@@ -28,6 +28,7 @@ import { createUsers } from './users/users.js';
 import { USERS_PERMISSIONS } from './users/models.js';
 import { listenError } from './errors/app-error.js';
 import { createWebhooks } from './webhooks/index.js';
+import { createEventStream, type StreamLimits } from './events/index.js';
 import { startInstances } from './db/instances.js';
 import { drainingHealth } from './http/draining.js';
 
@@ -48,6 +49,8 @@ export interface StartOptions {
   readonly verifyReads?: boolean;
   /** Tests: the first wait before a failed webhook delivery is retried (default WEBHOOK_RETRY_BASE_MS). */
   readonly webhookRetryBaseMs?: number;
+  /** Tests: smaller change-stream limits (retention, heartbeat, buffered bytes ...). */
+  readonly eventStream?: Partial<StreamLimits>;
   /** false: the services run without an HTTP server (`hearth mcp` over stdio); url is empty and port 0. Default true. */
   readonly listen?: boolean;
 }
@@ -173,6 +176,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   const admin = createAdminServices({ db: dir.database.db, now });
   const webhooks = createWebhooks({ database: dir.database, now, log, retryBaseMs: options.webhookRetryBaseMs });
+  // Events go to the webhooks' outbox and, while someone listens, to the change stream.
+  const events = createEventStream({ database: dir.database, now, log, outbox: webhooks.events, limits: options.eventStream });
   let uploads: Uploads;
   try {
     uploads = await openUploads({
@@ -182,14 +187,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       now,
       log,
       defaultLocale: () => dir.locales.defaultCode(),
-      events: webhooks.events,
+      events: events.sink,
     });
   } catch (err) {
     await dir.database.close();
     throw err;
   }
   const documents = createDocumentService({
-    events: webhooks.events,
+    events: events.sink,
     db: dir.database,
     registry: () => schemas.current(),
     locales: dir.locales,
@@ -238,6 +243,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     documents,
     projectCode,
     webhooks,
+    events,
     instances,
     desktopSecret: options.desktopSecret ?? null,
     admin,
@@ -278,6 +284,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         transfer?.close();
         // MCP sessions' event streams stay open: ended first, they do not hold the close for its grace period.
         await closeMcpSessions(services);
+        events.close();
         if (http && tracked) {
           // Draining: /_health answers 503 (a load balancer takes this instance out) while requests are still served.
           draining = true;

@@ -229,3 +229,22 @@ export const WEBHOOK_DELIVERY_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 export const WEBHOOK_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 /** A server sending a delivery holds it this long (its timeout and a second); another server sharing the database sends it only after. */
 export const WEBHOOK_LEASE_MS = WEBHOOK_TIMEOUT_MS + 1000;
+
+/** The change stream (`GET /hearth/events`) resumes from events this recent (24 h); older: a `reset` event. */
+export const EVENT_STREAM_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** ... and keeps at most this many of them (the oldest go first). */
+export const EVENT_STREAM_MAX_EVENTS = 10_000;
+/** A comment line is sent this often on an idle stream, so proxies do not close it. */
+export const EVENT_STREAM_HEARTBEAT_MS = 15_000;
+/** How often open streams look for events another process (a CLI command, another instance) committed. */
+export const EVENT_STREAM_POLL_MS = 250;
+/** Events one stream reads from the table at a time. */
+export const EVENT_STREAM_PAGE_SIZE = 100;
+/** A stream whose unsent output passes this many bytes waits for the reader; past EVENT_STREAM_STALL_MS it is dropped. */
+export const EVENT_STREAM_MAX_BUFFERED_BYTES = 1024 * 1024;
+/** A stream whose reader has not taken its output for this long while events wait is dropped (it resumes with Last-Event-ID). */
+export const EVENT_STREAM_STALL_MS = 30_000;
+/** Streams one server keeps open at once; one more is answered 429. */
+export const EVENT_STREAM_MAX_CONNECTIONS = 100;
+/** How often old stream events are deleted (and once per resume). */
+export const EVENT_STREAM_PRUNE_INTERVAL_MS = 60 * 1000;

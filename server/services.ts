@@ -15,6 +15,7 @@ import type { Users } from './users/users.js';
 import type { ProjectCode } from './project-code/index.js';
 import type { Logger } from './logger.js';
 import type { Webhooks } from './webhooks/index.js';
+import type { EventStream } from './events/index.js';
 import type { Instances } from './db/instances.js';
 
 /** Everything the HTTP layer calls into, built once by startServer. */
@@ -52,6 +53,8 @@ export interface Services {
   readonly projectCode: ProjectCode;
   /** Webhooks: their store, the outbox writes record events into, delivery (webhooks/index.ts). */
   readonly webhooks: Webhooks;
+  /** The live change stream, GET /hearth/events (events/index.ts). */
+  readonly events: EventStream;
   /** Team mode: this instance's heartbeat on a shared PostgreSQL database, and what the others mean for it. */
   readonly instances: Instances;
 }

@@ -278,6 +278,18 @@ const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 6,
+    description: 'the change stream: recent events, kept while a stream listens (GET /hearth/events)',
+    async up(db, kind) {
+      await createIdTable(kind, db, 'hearth_stream_events', (t) =>
+        t
+          .addColumn('event', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('payload', internalType(kind, 'text'), (c) => c.notNull())
+          .addColumn('created_at', internalType(kind, 'text'), (c) => c.notNull()),
+      );
+    },
+  },
 ];
 
 /** The newest internal schema version this build knows. */

@@ -55,6 +55,8 @@ export const WEBHOOK_DELIVERIES_TABLE = 'hearth_webhook_deliveries';
 export const RATE_LIMITS_TABLE = 'hearth_rate_limits';
 /** Live instances on a shared database: each one's heartbeat (PostgreSQL). */
 export const INSTANCES_TABLE = 'hearth_instances';
+/** The change stream's recent events (GET /hearth/events), recorded in the transaction of their write. */
+export const STREAM_EVENTS_TABLE = 'hearth_stream_events';
 
 /** A row of hearth_meta. */
 export type MetaTable = { key: string; value: string };
@@ -298,6 +300,15 @@ export type InstanceTable = {
   last_seen: number;
 };
 
+/** A row of hearth_stream_events. */
+export type StreamEventTable = {
+  id: Generated<number>;
+  event: string;
+  /** JSON object: the webhook body's keys after `event` and `createdAt`, in order. */
+  payload: string;
+  created_at: string;
+};
+
 /** Hearth's own tables, for Kysely: `Db` is typed with these beside the run-time content tables. */
 export type SystemTables = {
   [META_TABLE]: MetaTable;
@@ -321,4 +332,5 @@ export type SystemTables = {
   [WEBHOOK_DELIVERIES_TABLE]: WebhookDeliveryTable;
   [RATE_LIMITS_TABLE]: RateLimitTable;
   [INSTANCES_TABLE]: InstanceTable;
+  [STREAM_EVENTS_TABLE]: StreamEventTable;
 };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveConfig } from '../../server/config.js';
 import { startServer, type RunningServer } from '../../server/index.js';
+import type { StreamLimits } from '../../server/events/index.js';
 import { databaseEnvFor, dropDatabaseFor } from './database.js';
 
 /** The public Strapi project the transcripts were recorded on. */
@@ -38,6 +39,8 @@ export async function startTestServer(
     database?: 'project' | 'sqlite';
     /** The first wait before a failed webhook delivery is retried (the server's webhookRetryBaseMs). */
     webhookRetryBaseMs?: number;
+    /** Smaller change-stream limits (the server's eventStream option). */
+    eventStream?: Partial<StreamLimits>;
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -58,6 +61,7 @@ export async function startTestServer(
     ...(options.desktopSecret !== undefined ? { desktopSecret: options.desktopSecret } : {}),
     ...(options.adminUiDir !== undefined ? { adminUiDir: options.adminUiDir } : {}),
     ...(options.webhookRetryBaseMs !== undefined ? { webhookRetryBaseMs: options.webhookRetryBaseMs } : {}),
+    ...(options.eventStream !== undefined ? { eventStream: options.eventStream } : {}),
   });
   const url = server.url;
   return {
