@@ -17,6 +17,7 @@ import { sendJson } from './lib/http.js';
 import { describeMachine } from './lib/machine.js';
 import { OptionsError, USAGE, readOptions, type BenchOptions } from './lib/options.js';
 import { PAGE_COUNT, seedPages } from './lib/pages.js';
+import { runPostgresTeam, teamMarkdown } from './lib/postgres-team.js';
 import { profileRun } from './lib/profile-run.js';
 import { mb, toMarkdown, type BenchResults, type ProfileResult, type ScalingPoint, type ScenarioResult } from './lib/report.js';
 import { loadHearth, runScenario, scenarios } from './lib/scenarios.js';
@@ -140,6 +141,7 @@ async function main(): Promise<number> {
   const work = await mkdtemp(join(tmpdir(), 'hearth-bench-'));
   if (!o.keep) scratch.add(work);
   await mkdir(RESULTS, { recursive: true });
+  if (o.postgres) return postgresOnly(o, work);
   // The limit is raised for the run so the large upload is accepted.
   const env: NodeJS.ProcessEnv = { UPLOAD_SIZE_LIMIT: String(Math.max(209_715_200, (o.bigUploadMb + 64) * MiB)) };
   const warnings: string[] = [];
@@ -243,6 +245,22 @@ async function main(): Promise<number> {
       if (stderr.trim()) log(`Hearth stderr (last lines):\n${stderr.split('\n').slice(-30).join('\n')}`);
     }
     if (o.keep) log(`kept ${work}${reused ? ` (the data stays in ${reused.dir})` : ''}`);
+    else await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** `--postgres`: the team scenario alone, written to bench/results/postgres-latest.md. */
+async function postgresOnly(o: BenchOptions, work: string): Promise<number> {
+  try {
+    await snapshotHearth(work, log);
+    const result = await runPostgresTeam(o, work, scratch);
+    const markdown = teamMarkdown(result, o);
+    await writeFile(join(RESULTS, 'postgres-latest.md'), markdown);
+    process.stdout.write(`${markdown}\n`);
+    log(`written: ${join(RESULTS, 'postgres-latest.md')}`);
+    return result.stale === 0 ? 0 : 1;
+  } finally {
+    if (o.keep) log(`kept ${work}`);
     else await rm(work, { recursive: true, force: true });
   }
 }

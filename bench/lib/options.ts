@@ -29,6 +29,8 @@ export interface BenchOptions {
   readonly keep: boolean;
   /** A work dir kept by an earlier `--keep` run: its seeded data is measured again (no seeding). */
   readonly reuse: string | null;
+  /** Runs only the PostgreSQL two-instance scenario (bench/lib/postgres-team.ts) instead of the SQLite bench. */
+  readonly postgres: boolean;
 }
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -46,13 +48,15 @@ export const USAGE = `Usage: npm run bench -- [options]
   --pin                 pin server to CPU 1, load generator to CPU 0 (HEARTH_BENCH_PIN=1)
   --keep                keep the temporary data directories  (HEARTH_BENCH_KEEP=1)
   --reuse DIR           measure the data a --keep run left in DIR (no seeding; --docs is taken from it)
+  --postgres            only the team scenario: two instances on one embedded PostgreSQL, populate=* cached
+                        and computed, and read-your-write across them (HEARTH_BENCH_POSTGRES=1)
 `;
 
 export class OptionsError extends Error {
   override readonly name = 'OptionsError';
 }
 
-const FLAGS = new Set(['profile', 'pin', 'keep', 'help']);
+const FLAGS = new Set(['profile', 'pin', 'keep', 'help', 'postgres']);
 
 function int(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined || text === '') return fallback;
@@ -105,5 +109,6 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv = pr
     pin: flags.has('pin') || truthy(env.HEARTH_BENCH_PIN),
     keep: flags.has('keep') || truthy(env.HEARTH_BENCH_KEEP),
     reuse: values.get('reuse') ?? null,
+    postgres: flags.has('postgres') || truthy(env.HEARTH_BENCH_POSTGRES),
   };
 }
