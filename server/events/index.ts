@@ -118,6 +118,8 @@ export function createEventStream(args: EventStreamArgs) {
         else reset = true;
       }
       const { res } = stream;
+      // The client left while the stream was being set up: nothing to open (no 'close' would come again).
+      if (res.destroyed || res.socket === null || res.socket.destroyed) return;
       res.writeHead(200, {
         'Content-Type': 'text/event-stream; charset=utf-8',
         'Cache-Control': 'no-cache, no-transform',
