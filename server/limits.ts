@@ -27,6 +27,9 @@ export const DEFAULT_UPLOAD_SIZE_LIMIT = 209_715_200;
 
 /** Deepest populate tree accepted (levels of nested `populate`). */
 export const MAX_POPULATE_DEPTH = 10;
+
+/** GraphQL: deepest selection accepted (levels of nested fields, fragments expanded); deeper is a 400 BAD_USER_INPUT. */
+export const MAX_GRAPHQL_DEPTH = 10;
 /** Most nodes (operators and attributes) in one filters tree. */
 export const MAX_FILTER_NODES = 500;
 /** Longest value list for `$in`, `$notIn` and array values. */

@@ -20,7 +20,8 @@ export function formatError(error: GraphQLError, code: string | null, log?: (mes
   const original = error.originalError;
   if (code !== null || !original) {
     // Apollo puts the error's own extensions (validationErrorCode) before its code.
-    const out: Formatted = { message: error.message, extensions: { ...error.extensions, code: code ?? 'INTERNAL_SERVER_ERROR' } };
+    const own = typeof error.extensions.code === 'string' ? error.extensions.code : undefined;
+    const out: Formatted = { message: error.message, extensions: { ...error.extensions, code: own ?? code ?? 'INTERNAL_SERVER_ERROR' } };
     if (error.locations) out.locations = error.locations;
     if (error.path) out.path = error.path;
     return { message: out.message, ...(out.locations ? { locations: out.locations } : {}), ...(out.path ? { path: out.path } : {}), extensions: out.extensions };

@@ -1,5 +1,6 @@
 import { getArgumentValues, GraphQLObjectType, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { PopulateMap } from '../query/ast.js';
+import { MAX_POPULATE_DEPTH } from '../limits.js';
 import type { PaginationLimits } from '../query/pagination.js';
 import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type Model } from '../schema/types.js';
@@ -58,8 +59,16 @@ export function relationEntry(args: Record<string, unknown>, scope: PopulateScop
   return { entry, window: given ? scope.window(args.pagination) : null };
 }
 
-/** The REST populate of a selection on `model`, and the windows of its relations. */
-export function populateOf(model: Model, set: SelectionSetNode | undefined, scope: PopulateScope, info: GraphQLResolveInfo): { populate: Raw; windows: Windows } {
+/**
+ * Relation levels one read populates: REST's parser counts two depths per level (the attribute and
+ * its `populate`) up to MAX_POPULATE_DEPTH. Deeper relations of a content type are left to the
+ * relation loader, which reads them (batched) from their parents' level with a populate of its own;
+ * the selection's depth is GraphQL's limit (MAX_GRAPHQL_DEPTH), not REST's.
+ */
+const LEVELS_PER_READ = Math.floor(MAX_POPULATE_DEPTH / 2);
+
+/** The REST populate of a selection on `model` (`level` relation levels below the read's root), and the windows of its relations. */
+export function populateOf(model: Model, set: SelectionSetNode | undefined, scope: PopulateScope, info: GraphQLResolveInfo, level = 0): { populate: Raw; windows: Windows } {
   const populate: Raw = {};
   const windows: Record<string, Windows[string]> = {};
   const type = info.schema.getType(model.modelType === 'component' ? componentTypeNameOf(model) : typeNameOf(model));
@@ -68,9 +77,10 @@ export function populateOf(model: Model, set: SelectionSetNode | undefined, scop
     const name = attributeOf(node.name.value);
     const attribute = model.attributes.get(name);
     if (!attribute || attribute.kind === 'scalar' || populate[name] !== undefined) continue;
+    if (level >= LEVELS_PER_READ && model.modelType === 'contentType' && attribute.kind !== 'component' && attribute.kind !== 'dynamiczone') continue;
     scope.populated.add(node);
     if (attribute.kind === 'dynamiczone') {
-      const nested = attribute.components.map((uid) => [uid, populateOf(scope.registry.component(uid) as Model, node.selectionSet, scope, info).populate] as const);
+      const nested = attribute.components.map((uid) => [uid, populateOf(scope.registry.component(uid) as Model, node.selectionSet, scope, info, level + 1).populate] as const);
       // `on` must list every component of the zone (one left out is dropped); `populate: '*'` when none needs more.
       populate[name] = nested.every(([, p]) => Object.keys(p).length === 0) ? { populate: '*' } : { on: Object.fromEntries(nested.map(([uid, p]) => [uid, { populate: p }])) };
       continue;
@@ -81,7 +91,7 @@ export function populateOf(model: Model, set: SelectionSetNode | undefined, scop
       : attribute.kind === 'relation' ? scope.registry.model(attribute.target)
       : model;
     if (!target) continue;
-    const inner = populateOf(target, selectionUnder(node, info), scope, info);
+    const inner = populateOf(target, selectionUnder(node, info), scope, info, level + 1);
     const def = defs[node.name.value];
     const { entry, window } = def && def.args.length > 0 && attribute.kind !== 'component' ? relationEntry(getArgumentValues(def, node, info.variableValues), scope) : { entry: {}, window: null };
     populate[name] = { ...entry, populate: inner.populate };

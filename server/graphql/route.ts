@@ -6,6 +6,8 @@ import {
 import type { DocumentService } from '../documents/index.js';
 import type { PaginationLimits } from '../query/pagination.js';
 import type { Registry } from '../schema/registry.js';
+import { MAX_GRAPHQL_DEPTH } from '../limits.js';
+import { maxDepthRule } from './depth.js';
 import { formatError, requestError } from './errors.js';
 import { createRelationLoader } from './loader.js';
 import type { MeDeps } from './me.js';
@@ -80,7 +82,7 @@ export function graphqlRoute(deps: GraphqlRouteDeps) {
     }
     return schema;
   };
-  const rules = deps.introspection ? specifiedRules : [...specifiedRules, noIntrospection];
+  const rules = [...specifiedRules, maxDepthRule(MAX_GRAPHQL_DEPTH), ...(deps.introspection ? [] : [noIntrospection])];
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {

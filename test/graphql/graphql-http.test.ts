@@ -102,4 +102,19 @@ describe('GraphQL over HTTP', () => {
     }
     expect(graphql.headers.get('access-control-allow-origin')).not.toBeNull();
   });
+
+  it('refuses a selection nested deeper than MAX_GRAPHQL_DEPTH with a 400 BAD_USER_INPUT, fragments included', async () => {
+    const nest = (levels: number): string => (levels === 1 ? 'name' : `books(pagination: { limit: 1 }) { author { ${nest(levels - 2)} } }`);
+    // 10 levels of fields (authors, books, author, ..., name: 8 relation levels, more than one REST populate reads) pass; 12 are refused.
+    const ten = await gql(`{ authors { ${nest(9)} } }`);
+    expect(ten.status).toBe(200);
+    expect(ten.body.errors, JSON.stringify(ten.body)).toBeUndefined();
+    const deep = await gql(`{ authors { ${nest(11)} } }`);
+    expect(deep).toEqual({
+      status: 400,
+      body: { errors: [{ message: 'The query is nested too deeply: at most 10 levels of fields are accepted', locations: [{ line: 1, column: 1 }], extensions: { code: 'BAD_USER_INPUT' } }] },
+    });
+    const viaFragment = await gql(`query { authors { ...A } } fragment A on Author { ${nest(11)} }`);
+    expect(viaFragment.status).toBe(400);
+  });
 });

@@ -35,7 +35,6 @@ const NOT_YET: Record<string, string> = {
   '137': 'reads the effect of a mutation (articles created by 086/088)',
   '138': 'reads the effect of a mutation (articles created by 086/088)',
   '141': 'reads the effect of a mutation',
-  '139': "REST's populate depth limit (MAX_POPULATE_DEPTH) refuses 7 relation levels that Strapi's GraphQL runs",
 };
 
 /**
