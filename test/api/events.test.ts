@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
+import { STREAM_EVENTS_TABLE } from '../../server/db/system-tables.js';
 import { dataOf } from '../helpers/project.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { fixturePart, postUpload } from '../uploads/helpers.js';
@@ -178,6 +179,26 @@ describe('GET /hearth/events', () => {
       expect(bodyOf(event as SseEvent)).toMatchObject({ event: 'entry.create', entry: { documentId: tag.documentId } });
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('recording', () => {
+  it('records nothing while nobody has listened, and every event once a stream has opened', async () => {
+    const fresh = await startTestServer();
+    try {
+      const token = await fresh.token('full-access');
+      const { db } = fresh.server.services.database;
+      const recorded = async () => (await db.selectFrom(STREAM_EVENTS_TABLE).select('event').execute()).map((r) => r.event);
+      const tag = async (label: string) => dataOf(await fresh.request('/api/tags', { method: 'POST', token, json: { data: { label } } }), 201);
+      await tag('unheard');
+      expect(await recorded()).toEqual([]);
+      const s = await stream('/hearth/events', bearer(token), fresh);
+      s.close();
+      await tag('heard');
+      expect(await recorded()).toEqual(['entry.create', 'entry.publish']);
+    } finally {
+      await fresh.close();
     }
   });
 });
