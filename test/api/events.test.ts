@@ -99,6 +99,7 @@ describe('GET /hearth/events', () => {
     expect(publicStream.events.map((e) => [e.event, bodyOf(e).entry?.documentId])).toEqual([['entry.create', tag.documentId]]);
     expect(articles.events.map((e) => [e.event, bodyOf(e).entry?.documentId])).toEqual([['entry.create', article.documentId]]);
     expect(media.events.map((e) => [e.event, bodyOf(e).media?.name])).toEqual([['media.create', 'notes.txt']]);
+    expect(nothing.status).toBe(200);
     expect(nothing.events).toEqual([]);
     expect(all.events.length).toBe(3);
 
@@ -114,6 +115,7 @@ describe('GET /hearth/events', () => {
 
   it('a revoked role stops its events at once', async () => {
     const publicStream = await stream();
+    expect(publicStream.status).toBe(200);
     await server.server.services.permissions.revoke('public', ['api::tag.tag.find']);
     const all = await stream('/hearth/events', bearer(full));
     await createTag('unseen');

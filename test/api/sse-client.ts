@@ -37,7 +37,9 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     for (const w of [...waiters]) w();
   };
   if (!res.ok || !res.body) {
-    return { status: res.status, headers: res.headers, events, comments, text: await res.text(), close: () => abort.abort(), waitFor: async () => events, waitForComment: async () => {} };
+    const text = await res.text();
+    const refused = (): Promise<never> => Promise.reject(new Error(`the stream was refused: ${res.status} ${text}`));
+    return { status: res.status, headers: res.headers, events, comments, text, close: () => abort.abort(), waitFor: refused, waitForComment: refused };
   }
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
