@@ -9,6 +9,7 @@ const ON_BOTH_DATABASES = [
   'test/mcp/mcp-http*.test.ts',
   'test/graphql/transcripts.test.ts',
   'test/graphql/graphql-http.test.ts',
+  'test/graphql/graphql-cost.test.ts',
   'test/fuzz/**/*.test.ts',
   'test/property/**/*.test.ts',
   'test/backup/postgres*.test.ts',

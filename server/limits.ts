@@ -30,6 +30,14 @@ export const MAX_POPULATE_DEPTH = 10;
 
 /** GraphQL: deepest selection accepted (levels of nested fields, fragments expanded); deeper is a 400 BAD_USER_INPUT. */
 export const MAX_GRAPHQL_DEPTH = 10;
+/**
+ * GraphQL: most entities one operation may return by its estimate (each list level multiplied by
+ * its page size: `pagination`, else the default limit), checked before anything runs; more is a 400
+ * BAD_USER_INPUT. Above every recorded Strapi transcript (the highest, 139, 8 levels over
+ * categories/articles at the default page, estimates 813,775) and far below the 50-books x 10 levels
+ * query that ran a test worker out of memory (about 21 million).
+ */
+export const MAX_GRAPHQL_COST = 1_000_000;
 /** Most nodes (operators and attributes) in one filters tree. */
 export const MAX_FILTER_NODES = 500;
 /** Longest value list for `$in`, `$notIn` and array values. */

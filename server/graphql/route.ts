@@ -6,7 +6,8 @@ import {
 import type { DocumentService } from '../documents/index.js';
 import type { PaginationLimits } from '../query/pagination.js';
 import type { Registry } from '../schema/registry.js';
-import { MAX_GRAPHQL_DEPTH } from '../limits.js';
+import { MAX_GRAPHQL_COST, MAX_GRAPHQL_DEPTH } from '../limits.js';
+import { costError } from './cost.js';
 import { maxDepthRule } from './depth.js';
 import { formatError, requestError } from './errors.js';
 import { createRelationLoader } from './loader.js';
@@ -136,11 +137,13 @@ export function graphqlRoute(deps: GraphqlRouteDeps) {
         res.set('Allow', 'POST');
         return send(res, 405, requestError(`GET requests only support query operations, not ${operation.operation} operations`, 'BAD_REQUEST'));
       }
+      const variableValues = typeof params.variables === 'object' && params.variables !== null ? (params.variables as Record<string, unknown>) : undefined;
+      const tooCostly = costError({ schema, document, operation, variables: variableValues, limits: deps.limits, max: MAX_GRAPHQL_COST });
+      if (tooCostly) return send(res, 400, { errors: [formatError(tooCostly, 'BAD_USER_INPUT')] });
       const base = { allows: (action: string) => caller.allows(action), registry, limits: deps.limits };
       const scope: PopulateScope = { registry, limits: deps.limits, populated: new WeakSet(), window: (p) => windowOf(p, deps.limits) };
       const loader = createRelationLoader({ documents: deps.documents, env: envOf(base), scope, access: accessOf(base) });
       const context: GraphqlContext = { ...base, caller: { kind: caller.kind, id: caller.id }, me: deps.me, documents: deps.documents, scope, loader };
-      const variableValues = typeof params.variables === 'object' && params.variables !== null ? (params.variables as Record<string, unknown>) : undefined;
       const result: ExecutionResult = await execute({ schema, document, contextValue: context, variableValues, operationName });
       if (!('data' in result) || result.data === undefined) {
         return send(res, 400, { errors: (result.errors ?? []).map((e) => formatError(e, 'BAD_USER_INPUT')) });
