@@ -24,6 +24,7 @@ import { loadHearth, runScenario, scenarios } from './lib/scenarios.js';
 import { seedRecipes, seedReferences } from './lib/seed.js';
 import { ROOT, createToken, memoryOf, snapshotHearth, startHearth, stopAllChildren, type HearthProcess } from './lib/server.js';
 import { targets } from './lib/targets.js';
+import { WEBHOOK_UPDATES, updatesWithWebhooks } from './lib/webhook-updates.js';
 import { runImageBombs } from './lib/upload-images.js';
 import { runUploads } from './lib/upload.js';
 
@@ -178,6 +179,10 @@ async function main(): Promise<number> {
     const all = scenarios(o.docs, saved.documentIds, saved.pages ?? []);
     let results: ScenarioResult[] = [];
     for (const s of all) results.push(await runScenario(s, hearth, ceiling, token, o));
+    const update = all.find((s) => s.name === 'update');
+    const running = hearth;
+    const hooked = update ? await attempt(WEBHOOK_UPDATES, () => updatesWithWebhooks(update, running, dataDir, token, o)) : null;
+    if (hooked) results.push(hooked);
     const afterLoad = (await memoryOf(hearth.pid)).rss;
     log(`RSS after load: ${mb(afterLoad)}`);
     await ceiling.stop();

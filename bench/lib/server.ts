@@ -153,6 +153,12 @@ export async function resetPeak(pid: number): Promise<boolean> {
   }
 }
 
+/** Runs `hearth <args>` (the bench's snapshot) and answers its stdout. */
+export async function hearthCli(args: readonly string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [hearthBin, ...args], { cwd: ROOT });
+  return stdout;
+}
+
 /** Creates a full-access API token with the CLI (works whether or not the server runs). */
 export async function createToken(dataDir: string): Promise<string> {
   const { stdout } = await run(process.execPath, [hearthBin, 'token', 'create', '--name', `bench-${Date.now()}`, '--type', 'full-access', '--data', dataDir], { cwd: ROOT });
