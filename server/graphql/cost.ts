@@ -51,6 +51,7 @@ export function operationCost(input: CostInput): number {
    */
   const unit = (set: SelectionSetNode | undefined, type: GraphQLNamedType, page: number): number => {
     let total = 0;
+    const spread = new Set<string>(); // a fragment spread again in one selection adds nothing (graphql-js merges it)
     for (const s of set?.selections ?? []) {
       if (!included(s)) continue;
       if (s.kind === 'InlineFragment') {
@@ -59,7 +60,8 @@ export function operationCost(input: CostInput): number {
       }
       if (s.kind === 'FragmentSpread') {
         const fragment = fragments.get(s.name.value);
-        if (!fragment) continue;
+        if (!fragment || spread.has(fragment.name.value)) continue;
+        spread.add(fragment.name.value);
         const key = `${fragment.name.value} ${page}`;
         let cost = memo.get(key);
         if (cost === undefined) {

@@ -17,10 +17,21 @@ export function maxDepthRule(max: number) {
       for (const s of set?.selections ?? []) {
         if (s.kind === 'Field') deepest = Math.max(deepest, s.name.value.startsWith('__') ? 0 : 1 + depthOf(s.selectionSet, seen));
         else if (s.kind === 'InlineFragment') deepest = Math.max(deepest, depthOf(s.selectionSet, seen));
-        else if (!seen.has(s.name.value)) deepest = Math.max(deepest, depthOf(fragments.get(s.name.value)?.selectionSet, new Set([...seen, s.name.value])));
+        else if (!seen.has(s.name.value)) deepest = Math.max(deepest, fragmentDepth(s.name.value, seen));
         if (deepest > max) return deepest;
       }
       return deepest;
+    };
+    // A fragment's depth does not depend on where it is spread: measured once, so fragments spreading
+    // each other twice (2^n paths) cost n walks, not 2^n.
+    const measured = new Map<string, number>();
+    const fragmentDepth = (name: string, seen: ReadonlySet<string>): number => {
+      let depth = measured.get(name);
+      if (depth === undefined) {
+        depth = depthOf(fragments.get(name)?.selectionSet, new Set([...seen, name]));
+        measured.set(name, depth);
+      }
+      return depth;
     };
     return {
       OperationDefinition(node) {

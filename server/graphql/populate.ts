@@ -28,15 +28,19 @@ export interface PopulateScope {
   readonly window: (pagination: unknown) => { start: number; limit: number };
 }
 
-/** The fields of a selection, fragments included. */
-export function fieldsOf(set: SelectionSetNode | undefined, info: GraphQLResolveInfo): FieldNode[] {
+/**
+ * The fields of a selection, fragments included; a fragment spread twice in one selection is read
+ * once (as graphql-js collects fields), so fragments spreading each other twice stay linear.
+ */
+export function fieldsOf(set: SelectionSetNode | undefined, info: GraphQLResolveInfo, visited: Set<string> = new Set()): FieldNode[] {
   const out: FieldNode[] = [];
   for (const s of set?.selections ?? []) {
     if (s.kind === 'Field') out.push(s);
-    else if (s.kind === 'InlineFragment') out.push(...fieldsOf(s.selectionSet, info));
-    else {
+    else if (s.kind === 'InlineFragment') out.push(...fieldsOf(s.selectionSet, info, visited));
+    else if (!visited.has(s.name.value)) {
+      visited.add(s.name.value);
       const fragment = info.fragments[s.name.value];
-      if (fragment) out.push(...fieldsOf(fragment.selectionSet, info));
+      if (fragment) out.push(...fieldsOf(fragment.selectionSet, info, visited));
     }
   }
   return out;

@@ -99,6 +99,17 @@ describe('GraphQL cost limit', () => {
     const connection = `{ authors_connection(pagination: { pageSize: 100 }) { nodes { ${inner} } pageInfo { total } } x: authors_connection(pagination: { pageSize: 100 }) { nodes { ${inner} } } }`;
     expect((await gql(connection)).body).toEqual(refusal('1,000,201'));
   });
+
+  it('answers 40 fragments that each spread the next one twice (2^40 paths): each fragment is measured once', async () => {
+    const fragments = Array.from({ length: 40 }, (_, i) => `fragment F${i} on Author { name ${i < 39 ? `...F${i + 1} ...F${i + 1}` : ''} }`).join(' ');
+    const { status, body } = await gql(`query { authors(pagination: { limit: 1 }) { ...F0 } } ${fragments}`);
+    expect({ status, body }).toEqual({ status: 200, body: { data: { authors: [{ name: 'Writer' }] } } });
+    // The last fragment reads a list: spread 2^39 times over, merged by graphql-js into one selection, costed once (1 author + 1 book).
+    const lists = Array.from({ length: 40 }, (_, i) => `fragment L${i} on Author { name ${i < 39 ? `...L${i + 1} ...L${i + 1}` : 'books(pagination: { limit: 1 }) { title }'} }`).join(' ');
+    const listed = await gql(`query { authors(pagination: { limit: 1 }) { ...L0 } } ${lists}`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body).toEqual({ data: { authors: [{ name: 'Writer', books: [{ title: expect.any(String) }] }] } });
+  });
 });
 
 describe('GraphQL cost of the recorded transcripts', () => {
