@@ -53,14 +53,17 @@ export const selectionUnder = (node: FieldNode, info: GraphQLResolveInfo): Selec
 /** The attribute a field reads (`tags` for `tags` and `tags_connection`). */
 export const attributeOf = (field: string): string => (field.endsWith('_connection') ? field.slice(0, -'_connection'.length) : field);
 
-/** One relation field's REST populate entry (filters, sort) and window, from its arguments. */
-export function relationEntry(args: Record<string, unknown>, scope: PopulateScope): { entry: Raw; window: { start: number; limit: number } | null } {
+/**
+ * One relation list's REST populate entry (filters, sort) and window, from its arguments. The
+ * window is always set: without `pagination` (its default `{}`) a relation list is the default page,
+ * as Strapi's association resolver reads it (`transformArgs(..., { usePagination: true })`).
+ */
+export function relationEntry(args: Record<string, unknown>, scope: PopulateScope): { entry: Raw; window: { start: number; limit: number } } {
   const entry: Raw = {};
   if (args.filters) entry.filters = toRestFilters(args.filters);
   if (Array.isArray(args.sort) && args.sort.length > 0) entry.sort = args.sort;
   if (typeof args.sort === 'string') entry.sort = args.sort;
-  const given = typeof args.pagination === 'object' && args.pagination !== null && Object.keys(args.pagination).length > 0;
-  return { entry, window: given ? scope.window(args.pagination) : null };
+  return { entry, window: scope.window(args.pagination ?? {}) };
 }
 
 /**

@@ -112,6 +112,21 @@ describe('GraphQL cost limit', () => {
   });
 });
 
+describe('GraphQL relation lists', () => {
+  it('answers an unpaginated relation list as the default page (25 of 50), as Strapi; pagination reads more, up to the max limit', async () => {
+    const titles = async (args: string) => {
+      const { status, body } = await gql(`{ authors { books${args} { title } books_connection${args} { nodes { title } } } }`);
+      expect(status, JSON.stringify(body)).toBe(200);
+      const [writer] = (body.data as { authors: Array<{ books: unknown[]; books_connection: { nodes: unknown[] } }> }).authors;
+      expect(writer?.books_connection.nodes.length).toBe(writer?.books.length);
+      return writer?.books.length;
+    };
+    expect(await titles('')).toBe(25);
+    expect(await titles('(pagination: { limit: -1 })')).toBe(50);
+    expect(await titles('(pagination: { page: 2, pageSize: 20 })')).toBe(20);
+  });
+});
+
 describe('GraphQL cost of the recorded transcripts', () => {
   it('keeps every transcript recorded against Strapi 5.54 under MAX_GRAPHQL_COST (defaultLimit 25, maxLimit 100, as recorded)', () => {
     const dir = resolve(import.meta.dirname, '../fixtures/strapi/graphql');
