@@ -179,10 +179,6 @@ async function main(): Promise<number> {
     const all = scenarios(o.docs, saved.documentIds, saved.pages ?? []);
     let results: ScenarioResult[] = [];
     for (const s of all) results.push(await runScenario(s, hearth, ceiling, token, o));
-    const update = all.find((s) => s.name === 'update');
-    const running = hearth;
-    const hooked = update ? await attempt(WEBHOOK_UPDATES, () => updatesWithWebhooks(update, running, dataDir, token, o)) : null;
-    if (hooked) results.push(hooked);
     const afterLoad = (await memoryOf(hearth.pid)).rss;
     log(`RSS after load: ${mb(afterLoad)}`);
     await ceiling.stop();
@@ -192,6 +188,11 @@ async function main(): Promise<number> {
     const upload = await runUploads(hearth, token, o.bigUploadMb);
     const imageBombs = upload.available ? await runImageBombs(hearth, token, work) : null;
     const afterUploads = upload.available ? (await memoryOf(hearth.pid)).rss : null;
+    // Last on this server: its deliveries are waited for, and nothing measured after runs beside them.
+    const update = all.find((s) => s.name === 'update');
+    const running = hearth;
+    const hooked = update ? await attempt(WEBHOOK_UPDATES, () => updatesWithWebhooks(update, running, dataDir, token, o)) : null;
+    if (hooked) results.push(hooked);
     await hearth.stop();
     hearth = null;
 

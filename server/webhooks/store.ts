@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { WEBHOOKS_TABLE, type WebhookTable } from '../db/system-tables.js';
+import { WEBHOOK_DELIVERIES_TABLE, WEBHOOKS_TABLE, type WebhookTable } from '../db/system-tables.js';
 import type { Selectable } from 'kysely';
 import type { WebhookInput } from './validate.js';
 
@@ -101,11 +101,23 @@ export function createWebhookStore(args: { db: Db; now: () => Date; changed?: ()
       await changed();
       return byId(id);
     },
-    /** Removes a webhook; the one removed (null: none). Its pending deliveries are skipped by the dispatcher. */
+    /**
+     * Removes a webhook; the one removed (null: none). Its pending deliveries are marked skipped in
+     * the same transaction (one statement), rather than one by one by the dispatcher, which after
+     * a busy webhook's removal would still walk thousands of them.
+     */
     async remove(id: number): Promise<Webhook | null> {
       const existing = await byId(id);
       if (!existing) return null;
-      await db.deleteFrom(WEBHOOKS_TABLE).where('id', '=', id).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable(WEBHOOK_DELIVERIES_TABLE)
+          .set({ status: 'skipped', error: 'webhook removed', updated_at: stamp() })
+          .where('webhook_id', '=', id)
+          .where('status', '=', 'pending')
+          .execute();
+        await trx.deleteFrom(WEBHOOKS_TABLE).where('id', '=', id).execute();
+      });
       await changed();
       return existing;
     },

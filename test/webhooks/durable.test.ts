@@ -90,6 +90,23 @@ describe('durable webhook delivery', () => {
     expect(log[0]).toMatchObject({ event: 'entry.create', status: 'delivered', attempts: 3, responseStatus: 204 });
   });
 
+  it('removing a webhook skips its pending deliveries at once, in the same transaction', async () => {
+    const server = await serverOn();
+    const token = await server.token('full-access');
+    const port = await closedPort();
+    const id = await addWebhook(server, { url: `http://127.0.0.1:${port}/hook`, events: ['entry.create'] });
+    for (const label of ['a', 'b', 'c']) await createTag(server, token, label);
+    const { webhooks } = server.server.services;
+    expect((await webhooks.deliveries(Number(id))).map((d) => d.status)).toEqual(['pending', 'pending', 'pending']);
+    await webhooks.store.remove(Number(id));
+    const rows = await server.server.services.database.db.selectFrom('hearth_webhook_deliveries').select(['status', 'error']).where('webhook_id', '=', Number(id)).execute();
+    expect(rows).toEqual([
+      { status: 'skipped', error: 'webhook removed' },
+      { status: 'skipped', error: 'webhook removed' },
+      { status: 'skipped', error: 'webhook removed' },
+    ]);
+  });
+
   it('a restart delivers what was pending once, and never resends what was acknowledged', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'hearth-webhooks-'));
     try {
