@@ -1,4 +1,4 @@
-import express, { type Request, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { notFound } from './errors/app-error.js';
 import { adminApi } from './http/admin-api.js';
 import { adminRoles } from './http/admin-roles.js';
@@ -7,9 +7,7 @@ import { webhookRoutes } from './http/admin-webhooks.js';
 import { contentApi, holdRegistry } from './http/content-api.js';
 import { authenticate } from './http/caller.js';
 import { readBody } from './http/body.js';
-import { graphqlRoute } from './graphql/route.js';
 import { finalErrorHandler } from './http/error-handler.js';
-import { mcpRoute } from './http/mcp-route.js';
 import { openApiRoute } from './http/openapi.js';
 import { eventsRoute } from './http/events.js';
 import { cors, hostCheck, originPolicy } from './http/guards.js';
@@ -19,6 +17,25 @@ import { uploadApi } from './http/upload-api.js';
 import { usersApi } from './http/users-api.js';
 import type { Services } from './services.js';
 
+/**
+ * A route whose module loads at its first request: graphql-js and the MCP SDK are large, and most
+ * servers never serve them, so neither slows the start nor holds memory until then.
+ */
+function lazyRoute(load: () => Promise<RequestHandler>): RequestHandler {
+  let handler: Promise<RequestHandler> | null = null;
+  return async (req, res, next) => {
+    handler ??= load().catch((err: unknown) => {
+      handler = null; // a failed load is tried again by the next request
+      throw err;
+    });
+    try {
+      await (await handler)(req, res, next);
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
 /** Builds the HTTP application (never listens): health, content API, 404s, and the error envelope. */
 export function createApp(services: Services): express.Express {
   const app = express();
@@ -27,7 +44,7 @@ export function createApp(services: Services): express.Express {
   app.set('query parser', false);
   app.use(hostCheck(services.config.host, services.config.allowedHosts));
   // Before the registry hold: an MCP session's event stream stays open, and each tool call reads the registry itself.
-  app.all('/mcp', mcpRoute(services));
+  app.all('/mcp', lazyRoute(async () => (await import('./http/mcp-route.js')).mcpRoute(services)));
   // The change stream stays open too (a held registry would be pinned until it ends); it reads no schema.
   app.use('/hearth/events', cors(originPolicy(services.config)));
   app.get('/hearth/events', eventsRoute(services));
@@ -44,7 +61,7 @@ export function createApp(services: Services): express.Express {
   app.use('/api', contentApi(services));
   // Browser clients (Apollo Client, urql) on another origin: the content API's CORS policy.
   app.use('/graphql', cors(originPolicy(services.config)));
-  app.all('/graphql', graphqlRoute({
+  app.all('/graphql', lazyRoute(async () => (await import('./graphql/route.js')).graphqlRoute({
     registry: () => services.registry(),
     documents: services.documents,
     limits: { defaultLimit: services.config.defaultLimit, maxLimit: services.config.maxLimit },
@@ -54,7 +71,7 @@ export function createApp(services: Services): express.Express {
     readBody,
     introspection: services.config.graphqlIntrospection ?? true,
     log: services.log,
-  }));
+  })));
   app.use('/admin/api', adminApi(services, { extraRoutes: [adminRoles(services), webhookRoutes(services)] }));
   app.use('/admin', adminUi(services.adminUiDir, services.config));
   app.use((_req: Request, res: Response) => sendError(res, notFound()));

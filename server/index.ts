@@ -23,7 +23,7 @@ import { syncSchema } from './schema/sync.js';
 import type { Services } from './services.js';
 import type { Logger } from './logger.js';
 import { openUploads, type Uploads } from './uploads/uploads.js';
-import { closeMcpSessions } from './mcp/http-sessions.js';
+import { closeMcpSessions } from './mcp/session-registry.js';
 import { createUsers } from './users/users.js';
 import { USERS_PERMISSIONS } from './users/models.js';
 import { listenError } from './errors/app-error.js';

@@ -8,6 +8,7 @@ import { isRecord } from '../errors/is-record.js';
 import { MCP_MAX_SESSIONS } from '../limits.js';
 import type { Services } from '../services.js';
 import { createMcpServer } from './server.js';
+import { sessionClosers } from './session-registry.js';
 
 /** One HTTP client's MCP session: its server, bound to the caller that opened it. */
 interface Session {
@@ -22,19 +23,11 @@ interface Session {
 const ownerOf = (caller: Caller) => `${caller.kind}:${String(caller.id)}`;
 const isInitialize = (body: unknown) => (Array.isArray(body) ? body : [body]).some((m) => isRecord(m) && m.method === 'initialize');
 
-/** The sessions of each running server, so its close ends them (an open event stream would hold the close for its grace period). */
-const running = new WeakMap<Services, Set<() => Promise<void>>>();
-
-/** Closes every MCP session of a server's services (called as the server stops, before it waits for connections). */
-export async function closeMcpSessions(services: Services): Promise<void> {
-  await Promise.all([...(running.get(services) ?? [])].map((close) => close()));
-}
 
 /** MCP sessions over Streamable HTTP (`/mcp`), one MCP server per session, each bound to its caller. */
 export function createMcpSessions(services: Services) {
   const sessions = new Map<string, Session>();
-  const closers = running.get(services) ?? new Set<() => Promise<void>>();
-  running.set(services, closers);
+  const closers = sessionClosers(services);
   closers.add(async () => {
     const all = [...sessions.values()];
     sessions.clear();
