@@ -76,6 +76,13 @@ interface Engine {
   contentHash(db: Db): Promise<string>;
 }
 
+/**
+ * Bookkeeping that moves without any content being written, left out of the hash: the change
+ * stamp (PostgreSQL bumps it in every write's own transaction, a no-op delete's too, to drop
+ * response caches), instance heartbeats (every few seconds) and auth rate-limit counters.
+ */
+const BOOKKEEPING = new Set(['hearth_change', 'hearth_instances', 'hearth_rate_limits']);
+
 const sqliteEngine: Engine = {
   // The connection's own counter of rows written.
   changeCounter: async (db) => String((await sql<{ n: number }>`SELECT total_changes() AS n`.execute(db)).rows[0]?.n),
@@ -83,6 +90,7 @@ const sqliteEngine: Engine = {
     const digest = createHash('sha256');
     const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`.execute(db);
     for (const { name } of tables.rows) {
+      if (BOOKKEEPING.has(name)) continue;
       const { rows } = await sql`SELECT * FROM ${sql.table(name)} ORDER BY rowid`.execute(db);
       digest.update(name).update(JSON.stringify(rows, replacer));
     }
@@ -96,7 +104,7 @@ const postgresEngine: Engine = {
   // One round trip: each table's rows as text, sorted (an update moves a row physically), hashed by the server.
   async contentHash(db) {
     const tables = await sql<{ name: string }>`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`.execute(db);
-    const parts = tables.rows.map(
+    const parts = tables.rows.filter(({ name }) => !BOOKKEEPING.has(name)).map(
       ({ name }) => sql`SELECT ${name} AS name, md5(coalesce(string_agg(t::text, E'\n' ORDER BY t::text COLLATE "C"), '')) AS digest FROM ${sql.table(name)} AS t`,
     );
     if (parts.length === 0) return '';
