@@ -80,3 +80,20 @@ export function required(parsed: Parsed, name: string): string {
 
 /** A comma-separated flag value as a list. */
 export const list = (value: string) => value.split(',').map((a) => a.trim()).filter(Boolean);
+
+/**
+ * SIGINT/SIGTERM as a promise, listened for from the call on: `stopped` settles at the first
+ * signal; `release()` removes the handlers (and settles it too), for a command that ends itself.
+ */
+export function stopSignal(): { readonly stopped: Promise<void>; release(): void } {
+  let requestStop = (): void => {};
+  const stopped = new Promise<void>((resolve) => (requestStop = resolve));
+  const release = (): void => {
+    process.off('SIGINT', release);
+    process.off('SIGTERM', release);
+    requestStop();
+  };
+  process.on('SIGINT', release);
+  process.on('SIGTERM', release);
+  return { stopped, release };
+}

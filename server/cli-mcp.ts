@@ -1,7 +1,7 @@
 import { resolveConfig } from './config.js';
 import { startServer } from './index.js';
 import { serveStdio } from './mcp/stdio.js';
-import { only, text, type Io, type Parsed } from './cli-args.js';
+import { only, stopSignal, text, type Io, type Parsed } from './cli-args.js';
 
 /**
  * `hearth mcp`: the MCP server over stdio, as the `--token` caller (none: read-only on everything).
@@ -11,21 +11,19 @@ import { only, text, type Io, type Parsed } from './cli-args.js';
 export async function mcpCommand(parsed: Parsed, io: Io): Promise<number> {
   only(parsed, ['data', 'schemas', 'token', 'allow-destructive']);
   const config = resolveConfig({ data: text(parsed, 'data'), schemas: text(parsed, 'schemas') });
-  let requestStop = (): void => {};
-  const stop = new Promise<void>((resolve) => (requestStop = resolve));
-  const onSignal = (): void => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    requestStop();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const server = await startServer({ config, log: (m) => io.err(`${m}\n`), listen: false });
+  const signal = stopSignal();
+  let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    await serveStdio({ services: server.services, token: text(parsed, 'token'), destructive: parsed.flags.get('allow-destructive') === true, stop });
+    server = await startServer({ config, log: (m) => io.err(`${m}\n`), listen: false });
+  } catch (err) {
+    signal.release();
+    throw err;
+  }
+  try {
+    await serveStdio({ services: server.services, token: text(parsed, 'token'), destructive: parsed.flags.get('allow-destructive') === true, stop: signal.stopped });
     return 0;
   } finally {
-    onSignal();
+    signal.release();
     await server.close();
   }
 }

@@ -12,7 +12,7 @@ import { ensureDefaultRoles, findRoleByType } from './users/roles.js';
 import { USERS_PERMISSIONS } from './users/models.js';
 import { loadProject } from './schema/load.js';
 import { applicationError, isAppError, usageError } from './errors/app-error.js';
-import { list, only, parseArgs, processIo, required, text, type Io, type Parsed } from './cli-args.js';
+import { list, only, parseArgs, processIo, required, stopSignal, text, type Io, type Parsed } from './cli-args.js';
 
 const USAGE = `Usage: hearth <command> [options]
 
@@ -49,24 +49,16 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
   });
   // The signal handlers come first: a SIGTERM sent the moment the ready line is read must find
   // them (sent during start-up, it stops the server as soon as it is up).
-  let requestStop = (): void => {};
-  const stopRequested = new Promise<void>((resolve) => (requestStop = resolve));
-  const onSignal = (): void => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    requestStop();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const signal = stopSignal();
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer({ config, log: (m) => io.err(`${m}\n`) });
   } catch (err) {
-    onSignal();
+    signal.release();
     throw err;
   }
   io.out(`Hearth listening on ${server.url}\n`);
-  await stopRequested;
+  await signal.stopped;
   await server.close();
   return 0;
 }

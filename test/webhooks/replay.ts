@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-/** The recorded Strapi 5.54 webhook deliveries and admin API exchanges (copied from ../shared/strapi/webhooks). */
+/** The recorded Strapi 5.54 webhook deliveries and admin API exchanges, kept in test/fixtures/strapi/webhooks (see its README). */
 const DIR = resolve(import.meta.dirname, '../fixtures/strapi/webhooks');
 
 export interface RecordedDelivery {
