@@ -106,7 +106,8 @@ export function rootResolvers(model: ContentTypeModel) {
     authorize(ctx, actionOf(model, 'find'));
     return one(null, args, ctx, info);
   };
-  return { list, connection, one: byId, single };
+  // `read`: one document as `x(documentId, status, locale)` reads it, without the find check (a mutation's answer).
+  return { list, connection, one: byId, single, read: one };
 }
 
 const entryOf = (parent: unknown, name: string): unknown => (typeof parent === 'object' && parent !== null ? (parent as Raw)[name] : undefined);

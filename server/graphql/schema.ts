@@ -9,12 +9,14 @@ import { idFilterInput, scalarFilterInput } from './filters.js';
 import { componentTypeNameOf, dynamicZoneNameOf, enumNameOf, listQueryOf, scalarNameOf, singleQueryOf, typeNameOf } from './names.js';
 import { connectionOf, relationList, relationOne, rootResolvers, toManyField, type GraphqlContext } from './resolve.js';
 import { meField } from './me.js';
+import { contentMutations } from './mutations.js';
+import type { MutationFields, SchemaParts } from './schema-parts.js';
 import { ROLE_UID, USER_UID } from '../users/models.js';
 import { DateScalar, DateTimeScalar, JSONScalar, LongScalar, TimeScalar, localeCodeScalar } from './scalars.js';
 
 /**
- * The GraphQL schema Strapi's plugin generates, built from the registry (queries; mutations are
- * not generated yet). Built once per registry object: a builder edit makes a new registry, so
+ * The GraphQL schema Strapi's plugin generates, built from the registry (queries and mutations).
+ * Built once per registry object: a builder edit makes a new registry, so
  * the next request gets a new schema.
  */
 
@@ -185,8 +187,12 @@ export function buildGraphqlSchema(args: { registry: Registry; localeCodes: () =
     query[listQueryOf(model)] = { type: new GraphQLNonNull(new GraphQLList(type)), args: { ...listArgs(model), ...status }, resolve: resolvers.list };
   }
   if (registry.contentType(USER_UID)) query.me = meField;
+  const parts: SchemaParts = { registry, exposed, exposedUids, objectOf, enumOf, remember, named: (n) => named.get(n), localeCode, publicationStatus: PublicationStatus };
+  // `Mutation` is assembled from contributors, each in its own file: content types (mutations.ts), then media and users.
+  const mutation: MutationFields = { ...contentMutations(parts) };
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
+    mutation: Object.keys(mutation).length > 0 ? new GraphQLObjectType({ name: 'Mutation', fields: mutation }) : undefined,
     types: [...named.values(), ...registry.components.map((c) => objectOf(c)), localeCode],
   });
 }

@@ -17,10 +17,8 @@ import { FIXTURE_PROJECT } from '../helpers/server.js';
 const NOT_YET = {
   /** Whole types Strapi prints that Hearth does not generate yet. */
   types: [
-    // Mutations and their inputs/payloads.
-    'Mutation', 'DeleteMutationResponse', 'FileInfoInput', 'ArticleBlocksDynamicZoneInput',
-    'ArticleInput', 'CategoryInput', 'HomepageInput', 'SpecimenInput', 'TagInput',
-    'ComponentSharedSeoInput', 'ComponentSharedQuoteInput', 'ComponentSharedRichTextInput',
+    // Upload mutations' input.
+    'FileInfoInput',
     // Morph relations (UploadFile.related).
     'GenericMorph',
     // Plugin content types not exposed yet: i18n locales, review workflows, users & permissions.
@@ -41,6 +39,13 @@ const NOT_YET = {
     'Query.i18NLocale', 'Query.i18NLocales', 'Query.i18NLocales_connection',
     'Query.reviewWorkflowsWorkflow', 'Query.reviewWorkflowsWorkflows', 'Query.reviewWorkflowsWorkflows_connection',
     'Query.reviewWorkflowsWorkflowStage', 'Query.reviewWorkflowsWorkflowStages', 'Query.reviewWorkflowsWorkflowStages_connection',
+    // Mutations of types not exposed yet, and of upload files and users & permissions.
+    'Mutation.createReviewWorkflowsWorkflow', 'Mutation.updateReviewWorkflowsWorkflow', 'Mutation.deleteReviewWorkflowsWorkflow',
+    'Mutation.createReviewWorkflowsWorkflowStage', 'Mutation.updateReviewWorkflowsWorkflowStage', 'Mutation.deleteReviewWorkflowsWorkflowStage',
+    'Mutation.updateUploadFile', 'Mutation.deleteUploadFile',
+    'Mutation.createUsersPermissionsRole', 'Mutation.updateUsersPermissionsRole', 'Mutation.deleteUsersPermissionsRole',
+    'Mutation.createUsersPermissionsUser', 'Mutation.updateUsersPermissionsUser', 'Mutation.deleteUsersPermissionsUser',
+    'Mutation.login', 'Mutation.register', 'Mutation.forgotPassword', 'Mutation.resetPassword', 'Mutation.changePassword', 'Mutation.emailConfirmation',
     // Hearth's roles have no permissions relation (permissions are a table of their own).
     'UsersPermissionsRole.permissions', 'UsersPermissionsRole.permissions_connection', 'UsersPermissionsRoleFiltersInput.permissions',
   ],
