@@ -8,6 +8,7 @@ import { BuilderHome } from './features/content-types/builder-home';
 import { ComponentEditor } from './features/content-types/component-editor';
 import { TypeEditor } from './features/content-types/type-editor';
 import { SchemasProvider } from './features/content-types/schemas-context';
+import { LiveEventsProvider } from './features/live/live-events';
 import { ContentHome } from './features/content/content-home';
 import { ContentList } from './features/content/content-list';
 import { EditScreen } from './features/content/edit-screen';
@@ -71,11 +72,13 @@ function Gate() {
       return <StartFailedScreen message={state.message} onRetry={retry} />;
     case 'ready':
       return (
-        <SchemasProvider>
-          <Layout user={state.user} desktop={state.desktop} onLogout={() => void signOut()}>
-            <Outlet />
-          </Layout>
-        </SchemasProvider>
+        <LiveEventsProvider>
+          <SchemasProvider>
+            <Layout user={state.user} desktop={state.desktop} onLogout={() => void signOut()}>
+              <Outlet />
+            </Layout>
+          </SchemasProvider>
+        </LiveEventsProvider>
       );
   }
 }

@@ -33,6 +33,8 @@ export interface ApiClient {
   sendForm(path: string, form: FormData): Promise<unknown>;
   /** GETs a file with the session (a download): its bytes and the name its Content-Disposition gives. */
   download(path: string, query?: Readonly<Record<string, QueryValue>>): Promise<{ readonly blob: Blob; readonly fileName: string | null }>;
+  /** GETs a streamed answer (the change stream) with the session: the Response, its body unread; a refusal throws ApiError. */
+  stream(path: string, headers: Headers, signal: AbortSignal): Promise<Response>;
 }
 
 /** The file name of a `Content-Disposition: attachment; filename=...` header (quoted or not). */
@@ -142,6 +144,16 @@ export function createClient(deps: ClientDeps): ApiClient {
         throw errorFromBody(response.status, await readJson(response), response.statusText);
       }
       return { blob: await response.blob(), fileName: dispositionName(response.headers.get('Content-Disposition')) };
+    },
+    async stream(path, headers, signal) {
+      const token = deps.getToken();
+      if (token) headers.set('Authorization', `Bearer ${token}`);
+      const response = await fetch(path, { headers, signal, cache: 'no-store' });
+      if (!response.ok) {
+        if (response.status === 401 && token) deps.onUnauthorized();
+        throw errorFromBody(response.status, await readJson(response), response.statusText);
+      }
+      return response;
     },
   };
 }

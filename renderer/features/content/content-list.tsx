@@ -9,6 +9,7 @@ import { Pager } from '../../components/pagination';
 import type { Entry } from '../../api/types';
 import { useClient } from '../auth/session';
 import { useSchemas } from '../content-types/schemas-context';
+import { isEntryEventOf, useLiveRefresh } from '../live/live-events';
 import { BulkBar } from './bulk-actions';
 import { ColumnSettings } from './column-settings';
 import { cellText, listDocuments } from './content-api';
@@ -90,6 +91,8 @@ function ListScreen({ uid, saved, reloadSaved }: { readonly uid: string; readonl
   const list = useLoad(() => listDocuments(client, uid, { page, pageSize, sort, q, filters: filtersQuery(rules, type?.schema.attributes), locale, populate }), key);
   // A selection belongs to the page it was made on.
   useEffect(() => setSelected(new Set()), [key]);
+  // Another window or client wrote an entry of this type: the page is read again (the rows it had stay until then).
+  useLiveRefresh(isEntryEventOf(uid), list.reload);
 
   if (!type) return null;
   const { schema } = type;

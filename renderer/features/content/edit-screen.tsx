@@ -76,6 +76,15 @@ function EditForm({ type, documentId }: { readonly type: ContentType; readonly d
           <LocaleSelect id="edit-locale" value={locale} onChange={setLocale} label="Locale" marks={documentId ? marks : undefined} />
         </div>
       ) : null}
+      {editor.changedElsewhere ? (
+        <div className="notice notice-warning" role="alert">
+          <span>This entry was changed elsewhere — </span>
+          <button type="button" className="btn btn-small" onClick={editor.reload}>
+            reload
+          </button>
+          <span className="muted"> (your unsaved changes here would be lost)</span>
+        </div>
+      ) : null}
       {editor.message ? <ErrorNotice message={editor.message} /> : null}
       {editor.errors.size > 0 ? (
         <ul className="error-summary" aria-label="Problems to fix">

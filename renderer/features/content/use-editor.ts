@@ -12,6 +12,7 @@ import { emptyValues, mainField, toFormValues, type ComponentLookup, type FormVa
 import { focusFirstInvalid } from './field-focus';
 import { FormProblem, toApiValues } from './payload';
 import { serverFieldErrors } from './server-messages';
+import { useChangedElsewhere } from './use-changed-elsewhere';
 import { FormErrors, validateForm } from './validation';
 
 /** Where the edit screen stands. */
@@ -66,6 +67,8 @@ export function useEditor(type: ContentType, documentId: string | null, locale: 
       live = false;
     };
   }, [client, uid, documentId, locale, tick, blank, fromEntry]);
+
+  const changedElsewhere = useChangedElsewhere({ uid, documentId, locale, entry: state.entry, dirty: state.dirty, busy: state.busy !== null, reload: () => setTick((t) => t + 1) });
 
   // After a refused save, the first field in need (in the form's order) takes the focus.
   useEffect(() => {
@@ -132,6 +135,8 @@ export function useEditor(type: ContentType, documentId: string | null, locale: 
 
   return {
     ...state,
+    /** The open entry changed elsewhere while this form has unsaved edits (a clean form just reloads). */
+    changedElsewhere,
     lookup,
     setField,
     startLocale,

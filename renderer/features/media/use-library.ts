@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { useLoad } from '../../api/use-load';
 import type { Folder } from '../../api/types';
 import { useClient } from '../auth/session';
+import { isMediaEvent, useLiveRefresh } from '../live/live-events';
 import type { Crumb } from './folder-bar';
 import { folderTrail, listFiles, listFolders, type MimeFilter } from './media-api';
 
@@ -69,6 +70,11 @@ export function useLibrary(options: { pageSize: number; mime?: MimeFilter; folde
   const key = JSON.stringify({ folder, mime, sort, q, page });
   const folders = useLoad(() => listFolders(client, folder), `folders:${folder ?? 'root'}`);
   const files = useLoad(() => listFiles(client, { page, pageSize: options.pageSize, sort, folder, mime, q }), key);
+  // A file uploaded, changed or deleted elsewhere: the folder's folders and files are read again.
+  useLiveRefresh(isMediaEvent, () => {
+    folders.reload();
+    files.reload();
+  });
   const reset = <T,>(set: (v: T) => void) => (v: T) => {
     set(v);
     setPage(1);
