@@ -12,6 +12,9 @@ export default defineConfig({
   root: `${here}renderer`,
   base: '/admin/',
   plugins: [react()],
+  // GraphiQL's monaco workers (graphiql/setup-workers/vite) are bundled as files of their own,
+  // ES modules like the app, and load from /admin/assets (the CSP allows only 'self').
+  worker: { format: 'es' },
   build: {
     outDir: `${here}dist/renderer`,
     emptyOutDir: true,

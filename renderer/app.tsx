@@ -15,6 +15,7 @@ import { EditScreen } from './features/content/edit-screen';
 import { MediaLibrary } from './features/media/media-library';
 import { SettingsScreen } from './features/settings/settings-screen';
 import { AssistantScreen } from './features/assistant/assistant-screen';
+import { PlaygroundScreen } from './features/playground/playground-screen';
 import { TokenEditor } from './features/tokens/token-editor';
 import { TokensScreen } from './features/tokens/tokens-screen';
 import { ProfileScreen } from './features/profile/profile-screen';
@@ -46,6 +47,7 @@ const SCREENS: RouteObject[] = [
   { path: 'users/roles/new', element: <RoleEditor /> },
   { path: 'users/roles/:id', element: <RoleEditor /> },
   { path: 'users/settings', element: <UsersSettingsScreen /> },
+  { path: 'playground', element: <PlaygroundScreen /> },
   { path: 'settings', element: <SettingsScreen /> },
   { path: 'settings/ai-assistant', element: <AssistantScreen /> },
   { path: 'settings/webhooks', element: <WebhooksScreen /> },

@@ -8,9 +8,11 @@ const LINKS = [
   { to: '/builder', label: 'Content-type builder' },
   { to: '/tokens', label: 'API tokens' },
   { to: '/users', label: 'Users & permissions' },
+  // A full page load: the server answers the playground's page with the CSP its editor (monaco) needs.
+  { to: '/playground', label: 'API playground', reload: true },
   { to: '/settings', label: 'Settings' },
   { to: '/profile', label: 'Profile' },
-] as const;
+] as const satisfies readonly { to: string; label: string; reload?: boolean }[];
 
 /** The app frame: a skip link, the main navigation, who is signed in, and the screen. */
 export function Layout({ user, desktop, onLogout, children }: { readonly user: User; readonly desktop: boolean; readonly onLogout: () => void; readonly children: ReactNode }) {
@@ -28,7 +30,7 @@ export function Layout({ user, desktop, onLogout, children }: { readonly user: U
           <ul className="nav-list">
             {LINKS.map((link) => (
               <li key={link.to}>
-                <NavLink to={link.to} className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
+                <NavLink to={link.to} reloadDocument={'reload' in link} className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
                   {link.label}
                 </NavLink>
               </li>

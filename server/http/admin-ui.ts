@@ -37,15 +37,27 @@ function mediaOrigins(config: HearthConfig): string[] {
   return [...origins];
 }
 
-/** The admin UI's Content-Security-Policy: its own scripts and styles only, media also from the file URL origins. */
-export function adminCsp(config: HearthConfig): string {
+/**
+ * Pages of the admin UI whose editor (GraphiQL's monaco) writes `<style>` elements and `style`
+ * attributes: their CSP lets styles be inline (and fonts be data: URLs); scripts, connections
+ * and workers stay 'self'.
+ * The admin UI links to them with a full page load, so the page is answered with this CSP.
+ */
+const INLINE_STYLE_PAGES = ['/playground'];
+
+const inlineStylePage = (path: string) => INLINE_STYLE_PAGES.some((p) => path === p || path.startsWith(`${p}/`));
+
+/** The admin UI's Content-Security-Policy: its own scripts and styles only (inline styles too with `inlineStyles`), media also from the file URL origins. */
+export function adminCsp(config: HearthConfig, { inlineStyles = false }: { readonly inlineStyles?: boolean } = {}): string {
   const media = ["'self'", 'data:', 'blob:', ...mediaOrigins(config)].join(' ');
   return [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self'",
+    inlineStyles ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
     `img-src ${media}`,
     `media-src ${media}`,
+    // GraphiQL's stylesheet carries its fonts as data: URLs.
+    ...(inlineStyles ? ["font-src 'self' data:"] : []),
     "connect-src 'self'",
     "frame-ancestors 'none'",
     "object-src 'none'",
@@ -71,9 +83,10 @@ const exists = (path: string) => stat(path).then((s) => s.isFile(), () => false)
 export function adminUi(dir: string, config: HearthConfig): express.Router {
   const router = express.Router();
   const csp = adminCsp(config);
+  const editorCsp = adminCsp(config, { inlineStyles: true });
   const index = join(dir, 'index.html');
-  router.use((_req: Request, res: Response, next: NextFunction) => {
-    res.set('Content-Security-Policy', csp);
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    res.set('Content-Security-Policy', inlineStylePage(req.path) ? editorCsp : csp);
     res.set('X-Content-Type-Options', 'nosniff');
     res.set('X-Frame-Options', 'DENY');
     res.set('Referrer-Policy', 'no-referrer');
