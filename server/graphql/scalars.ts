@@ -35,10 +35,10 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/;
 
-function stringScalar(args: { name: string; description: string; check: (v: string) => boolean; what: string; out?: (v: string) => string }) {
+function stringScalar(args: { name: string; description: string; check: (v: string) => boolean; what: string; out?: (v: string) => string; invalid?: string }) {
   const read = (value: unknown): string => {
     // A plain Error: graphql-js then reports `Expected value of type "X", found ...; <message>` at the value, as for Strapi.
-    if (typeof value !== 'string' || !args.check(value)) throw new Error(`${args.what} cannot represent an invalid ${args.what.toLowerCase()} string ${JSON.stringify(value)}`);
+    if (typeof value !== 'string' || !args.check(value)) throw new Error(args.invalid ?? `${args.what} cannot represent an invalid ${args.what.toLowerCase()} string ${JSON.stringify(value)}`);
     return value;
   };
   return new GraphQLScalarType({
@@ -74,6 +74,8 @@ export const TimeScalar = stringScalar({
   description: 'A time string with format HH:mm:ss.SSS',
   check: (v) => TIME.test(v),
   what: 'Time',
+  // Strapi's parseTime message (transcript 145).
+  invalid: 'Invalid time format, expected HH:mm:ss.SSS',
   out: (v) => {
     const [hms = v, ms = '000'] = v.split('.');
     const full = hms.length === 5 ? `${hms}:00` : hms;
