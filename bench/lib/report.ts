@@ -1,4 +1,5 @@
 import type { CpuUse } from './cpu.js';
+import { GRAPHQL_LIST, type GraphqlComparison } from './graphql-rest.js';
 import type { ImageBombOutcome } from './upload-images.js';
 import type { LoadResult } from './load.js';
 import type { Machine } from './machine.js';
@@ -117,6 +118,8 @@ export interface BenchResults {
   readonly imageBombs?: ImageBombOutcome | null;
   readonly targets: Target[];
   readonly profiles: ProfileResult[];
+  /** The GraphQL list and its REST twin, computed (null: not run or failed; absent in older reports). */
+  readonly graphql?: GraphqlComparison | null;
 }
 
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -209,7 +212,8 @@ export function toMarkdown(r: BenchResults): string {
     );
   }
   const uncached = r.scenarios.filter((s) => s.noCache !== null);
-  if (uncached.length) {
+  const g = r.graphql ?? null;
+  if (uncached.length || g) {
     lines.push('', 'The same read scenarios with `HEARTH_RESPONSE_CACHE=false` (every request computed: what each request costs after a write has dropped the cache):', '');
     lines.push('| Scenario | req/s | p50 | p90 | p99 | max | / ceiling | requests (s) | non-2xx / errors | CPU |');
     lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -219,9 +223,19 @@ export function toMarkdown(r: BenchResults): string {
       const q = s.ceiling && s.ceiling.rps > 0 ? `${((100 * n.rps) / s.ceiling.rps).toFixed(1)}%` : '–';
       lines.push(`| ${esc(s.name)} | ${num(n.rps, n.rps < 100 ? 1 : 0)} | ${n.p50} ms | ${n.p90} ms | ${n.p99} ms | ${n.max} ms | ${q} | ${num(n.requests)} (${num(n.seconds, 0)} s) | ${n.non2xx} / ${n.errors} | ${cpu(n.cpu)} |`);
     }
+    if (g) {
+      const row = (name: string, n: LoadResult) =>
+        `| ${name} | ${num(n.rps, n.rps < 100 ? 1 : 0)} | ${n.p50} ms | ${n.p90} ms | ${n.p99} ms | ${n.max} ms | – | ${num(n.requests)} (${num(n.seconds, 0)} s) | ${n.non2xx} / ${n.errors} | ${cpu(n.cpu)} |`;
+      lines.push(row(`${GRAPHQL_LIST}, GraphQL`, g.graphql), row(`${GRAPHQL_LIST}, REST twin`, g.rest));
+      lines.push('', `**GraphQL / REST: ${(100 * g.ratio).toFixed(0)}%** of REST's requests per second for the same ${g.entries} entries (the bench checks both answers carry them before measuring).`);
+    }
   }
   lines.push('', 'CPU columns: cores used during the measured run by the server / the load generator (autocannon, in the bench process) / every other process on the machine. A run that completes fewer than 100 requests is repeated for longer (up to 60 s).', '', 'Requests:', '');
   for (const s of r.scenarios) lines.push(`- **${esc(s.name)}**: \`${s.method} ${s.path}\`${s.note ? ` — ${s.note}` : ''}`);
+  if (g) {
+    lines.push(`- **${GRAPHQL_LIST}, GraphQL**: \`POST /graphql\` with \`${g.query}\` — recipes with their cuisine and the cuisine's region, computed (response cache off)`);
+    lines.push(`- **${GRAPHQL_LIST}, REST twin**: \`GET ${g.restPath}\` — the same fields at each level, without the count (GraphQL's list does not count either), computed`);
+  }
   lines.push('', '## Start, memory, uploads, scaling', '');
   lines.push('| Measurement | Value |', '|---|---|');
   for (const c of r.coldStarts) {
