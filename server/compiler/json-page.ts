@@ -11,19 +11,33 @@ import { runShape, shapeQuery } from './shapes.js';
  * bound LIMIT makes SQLite prepare a statement again at each run (it plans with the value), which
  * for a statement this size costs more than running it: a first page in id order writes its
  * LIMIT in the text; other pages are found by id first (a small statement), then their rows' JSON
- * is read by the ids, given as one JSON array.
+ * is read by the ids, given as one JSON array. With a `bound`, the page's ids are read first and
+ * null is answered when the bound passes its `max` (the caller then reads the page another way).
  */
-export async function jsonPage(db: Db, ctx: CompileContext, model: ContentTypeModel, args: ListArgs, expr: string): Promise<string[]> {
-  const first = firstPage(db, ctx, model, args, expr);
+export async function jsonPage(db: Db, ctx: CompileContext, model: ContentTypeModel, args: ListArgs, expr: string, bound: PageBound | null = null): Promise<string[] | null> {
+  const first = bound === null ? firstPage(db, ctx, model, args, expr) : null;
   if (first !== null && (await stopsAtLimit(db, first))) return (await db.executeQuery<Row>(first)).rows.map((r) => String(r.j));
   const ids = await pageIds(db, ctx, model, args);
   if (ids.length === 0) return [];
+  if (bound !== null && (await overBound(db, bound, ids))) return null;
   const text = textOf(expr, model.table, () => `select k."key" as i, ${expr} as j from json_each(?) k cross join "${model.table.replace(/"/g, '""')}" t0 on t0."id" = k."value"`);
   const rows = (await db.executeQuery<Row>(CompiledQuery.raw(text, [JSON.stringify(ids)]))).rows;
   const page: (string | undefined)[] = new Array<string | undefined>(ids.length);
   for (const row of rows) page[Number(row.i)] = String(row.j);
   // A row deleted between the two reads is left out, as if the page had been read after it.
   return page.filter((t): t is string => t !== undefined);
+}
+
+/** A populate that can outgrow the data: its bound (populate-bound.ts `boundSql`) is counted from the page's ids first. */
+export interface PageBound {
+  readonly sql: string;
+  readonly max: number;
+}
+
+/** Whether the bound counts more than `max` entries for the page's rows. */
+async function overBound(db: Db, bound: PageBound, ids: readonly number[]): Promise<boolean> {
+  const [row] = (await db.executeQuery<Row>(CompiledQuery.raw(bound.sql, [JSON.stringify(ids)]))).rows;
+  return Number(row?.n ?? 0) > bound.max;
 }
 
 const ID_SELECT = 'select "t0"."id" from ';

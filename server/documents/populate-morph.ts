@@ -6,6 +6,7 @@ import { isMorphTo, type MorphAttribute } from '../schema/morphs.js';
 import { FILE_UID, type Model } from '../schema/types.js';
 import { attach, columnsFor, fieldsFor, linkedRows, populateItems, type Item, type PopulateEnv } from './populate.js';
 import { serializeRow } from './serialize.js';
+import { parentWeights, spend } from './populate-budget.js';
 
 /**
  * Populate of Strapi's polymorphic relations. A morph-to side (`morphToOne`, `morphToMany`) reads
@@ -27,14 +28,31 @@ async function morphLinks(env: PopulateEnv, model: Model, parents: readonly Item
 }
 
 /** The serialised entries of one target type, by row id (rows not in the status being read are absent). */
-async function entriesOfType(env: PopulateEnv, target: Model, ids: readonly number[], node: PopulateNode): Promise<Map<number, Record<string, unknown>>> {
+async function entriesOfType(env: PopulateEnv, target: Model, ids: readonly number[], node: PopulateNode, weights: Map<number, number> | null): Promise<Map<number, Record<string, unknown>>> {
   const fragment = node.on?.get(target.uid) ?? { ...plainNode(target.uid), populate: node.star ? populateAll(target) : new Map() };
   const fields = fieldsFor(target, fragment, true);
   const rows = await selectRowsById(env.db, env.ctx, { model: target, ids, columns: columnsFor(target, fields), status: env.status, filters: fragment.filters });
-  const items = rows.map((row) => ({ row, out: serializeRow(target, row, fields) }));
+  const items = rows.map((row) => ({ row, out: serializeRow(target, row, fields), weight: weights?.get(Number(row.id)) }));
+  // Counted as linked (a morphToOne with two links counts both): at least what is printed.
+  if (weights) spend(env.budget, items.reduce((n, i) => n + (i.weight ?? 0), 0));
   await populateItems(env, target, items, fragment.populate);
   if (target.uid === FILE_UID && items.length > 0) await env.presentFiles(items.map((i) => i.out));
   return new Map(items.map((i) => [Number(i.row.id), { ...i.out, __type: target.uid }]));
+}
+
+/** With a budget: by row id of `type`, the weights of the parents linking to it (each parent's link to a row once). */
+function weighed(env: PopulateEnv, parents: readonly Item[], links: readonly TypedLink[], type: string): Map<number, number> | null {
+  if (!env.budget) return null;
+  const byParent = parentWeights(parents);
+  const weights = new Map<number, number>();
+  const seen = new Set<string>();
+  for (const l of links) {
+    const key = `${l.parent}:${l.id}`;
+    if (l.type !== type || seen.has(key)) continue;
+    seen.add(key);
+    weights.set(l.id, (weights.get(l.id) ?? 0) + (byParent.get(l.parent) ?? 0));
+  }
+  return weights;
 }
 
 async function populateMorphTo(env: PopulateEnv, model: Model, parents: readonly Item[], morph: MorphAttribute, node: PopulateNode): Promise<void> {
@@ -44,7 +62,7 @@ async function populateMorphTo(env: PopulateEnv, model: Model, parents: readonly
     const target = env.ctx.registry.contentType(type);
     // A type removed from the schema, or one the caller may not find, gives no entries.
     if (!target || !env.canRead(type)) continue;
-    entries.set(type, await entriesOfType(env, target, links.filter((l) => l.type === type).map((l) => l.id), node));
+    entries.set(type, await entriesOfType(env, target, links.filter((l) => l.type === type).map((l) => l.id), node, node.count ? null : weighed(env, parents, links, type)));
   }
   const byParent = new Map<number, Record<string, unknown>[]>();
   const seen = new Set<string>();

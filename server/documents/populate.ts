@@ -8,6 +8,7 @@ import { lookupField } from '../schema/fields.js';
 import { FILE_UID, type ContentTypeModel, type Model } from '../schema/types.js';
 import { defaultFields, serializeRow } from './serialize.js';
 import { populateMorph } from './populate-morph.js';
+import { parentWeights, spend, weightOf, type PopulateBudget } from './populate-budget.js';
 
 /** What populating needs besides the rows. */
 export interface PopulateEnv {
@@ -18,12 +19,16 @@ export interface PopulateEnv {
   readonly canRead: (uid: string) => boolean;
   /** Finishes populated media file objects (absolute or signed URLs). */
   readonly presentFiles: (files: Record<string, unknown>[]) => Promise<void>;
+  /** The entries this read may still print (a populate that can outgrow the data); absent: not counted. */
+  readonly budget?: PopulateBudget;
 }
 
 /** A serialised entry under construction, with the row it came from. */
 export interface Item {
   readonly row: Row;
   readonly out: Record<string, unknown>;
+  /** How many times the entry is printed (populate-budget.ts); absent: once. */
+  readonly weight?: number;
 }
 
 /** Fields to print for populated entries; with a sort, Strapi prints the requested fields before id. */
@@ -94,21 +99,37 @@ export async function attach(
     const id = Number(row.id);
     if (!items.has(id)) items.set(id, { row, out: serializeRow(target, row, fields) });
   }
-  await populateItems(env, target, [...items.values()], node.populate);
-  if (decorate) for (const item of items.values()) decorate(item.row, item.out);
-  const byParent = new Map<number, Record<string, unknown>[]>();
+  const byParent = new Map<number, Item[]>();
   for (const row of rows) {
     const parent = Number(row.__parent);
     const item = items.get(Number(row.id));
     if (!item) continue;
     let list = byParent.get(parent);
     if (!list) byParent.set(parent, (list = []));
-    list.push(item.out);
+    list.push(item);
   }
+  await populateItems(env, target, weighed(env, parents, byParent, many, [...items.values()]), node.populate);
+  if (decorate) for (const item of items.values()) decorate(item.row, item.out);
   for (const parent of parents) {
-    const list = byParent.get(Number(parent.row.id)) ?? [];
+    const list = (byParent.get(Number(parent.row.id)) ?? []).map((i) => i.out);
     parent.out[attribute] = many ? list : (list[0] ?? null);
   }
+}
+
+/** With a budget: counts the entries the parents print (a to-one prints its first) and weighs each by the parents printing it. */
+function weighed(env: PopulateEnv, parents: readonly Item[], byParent: Map<number, Item[]>, many: boolean, items: Item[]): Item[] {
+  if (!env.budget) return items;
+  const weights = new Map<Item, number>();
+  let printed = 0;
+  for (const [id, w] of parentWeights(parents)) {
+    const list = byParent.get(id) ?? [];
+    for (const item of many ? list : list.slice(0, 1)) {
+      weights.set(item, (weights.get(item) ?? 0) + w);
+      printed += w;
+    }
+  }
+  spend(env.budget, printed);
+  return items.map((item) => ({ ...item, weight: weights.get(item) ?? 0 }));
 }
 
 const parentIdsOf = (parents: readonly Item[]): number[] => unique(parents.map((p) => Number(p.row.id)));
@@ -154,6 +175,7 @@ async function populateDynamicZone(env: PopulateEnv, model: Model, parents: read
   const link = linkOf(env.ctx.registry, model, name);
   if (!link) return;
   const links = await selectTypedLinks(env.db, link, parentIdsOf(parents));
+  const weights = env.budget ? parentWeights(parents) : null;
   const entries = new Map<string, Map<number, Record<string, unknown>>>();
   for (const uid of components) {
     if (node.on && !node.on.has(uid)) continue;
@@ -165,7 +187,7 @@ async function populateDynamicZone(env: PopulateEnv, model: Model, parents: read
     const fields = fieldsFor(component, fragment, false);
     const rows = await selectRowsById(env.db, env.ctx, { model: component, ids, columns: columnsFor(component, fields), status: null, filters: null });
     const items = rows.map((row) => ({ row, out: serializeRow(component, row, fields) }));
-    await populateItems(env, component, items, fragment.populate);
+    await populateItems(env, component, weights ? zoneWeighed(env, weights, links, uid, items) : items, fragment.populate);
     const byId = new Map<number, Record<string, unknown>>();
     for (const item of items) byId.set(Number(item.row.id), { ...item.out, __component: uid });
     entries.set(uid, byId);
@@ -181,17 +203,42 @@ async function populateDynamicZone(env: PopulateEnv, model: Model, parents: read
   for (const parent of parents) parent.out[name] = byParent.get(Number(parent.row.id)) ?? [];
 }
 
+/** With a budget: counts a zone's entries of one component (`items`) once per link, weighed by the parent printing them. */
+function zoneWeighed(env: PopulateEnv, parents: Map<number, number>, links: readonly { parent: number; type: string; id: number }[], uid: string, items: Item[]): Item[] {
+  const found = new Map(items.map((i) => [Number(i.row.id), 0]));
+  let printed = 0;
+  for (const l of links) {
+    const weight = found.get(l.id);
+    if (l.type !== uid || weight === undefined) continue;
+    const w = parents.get(l.parent) ?? 0;
+    found.set(l.id, weight + w);
+    printed += w;
+  }
+  spend(env.budget, printed);
+  return items.map((i) => ({ ...i, weight: found.get(Number(i.row.id)) ?? 0 }));
+}
+
 async function populateLocalizations(env: PopulateEnv, model: ContentTypeModel, parents: readonly Item[], node: PopulateNode) {
   const fields = fieldsFor(model, node, true);
   const documentIds = [...new Set(parents.map((p) => String(p.row.documentId)))];
   const rows = await selectRowsByDocument(env.db, env.ctx, { model, documentIds, columns: columnsFor(model, fields), status: env.status, filters: node.filters });
   const items = rows.map((row) => ({ row, out: serializeRow(model, row, fields) }));
-  await populateItems(env, model, items, node.populate);
-  for (const parent of parents) {
-    parent.out.localizations = items
-      .filter((i) => i.row.documentId === parent.row.documentId && i.row.locale !== parent.row.locale)
-      .map((i) => i.out);
+  const byParent = new Map<Item, Item[]>(parents.map((p) => [p, items.filter((i) => i.row.documentId === p.row.documentId && i.row.locale !== p.row.locale)]));
+  await populateItems(env, model, localesWeighed(env, byParent, items), node.populate);
+  for (const parent of parents) parent.out.localizations = (byParent.get(parent) ?? []).map((i) => i.out);
+}
+
+/** With a budget: counts each parent's other locales, weighed by the parents printing them. */
+function localesWeighed(env: PopulateEnv, byParent: Map<Item, Item[]>, items: Item[]): Item[] {
+  if (!env.budget) return items;
+  const weights = new Map<Item, number>();
+  let printed = 0;
+  for (const [parent, list] of byParent) {
+    for (const item of list) weights.set(item, (weights.get(item) ?? 0) + weightOf(parent));
+    printed += list.length * weightOf(parent);
   }
+  spend(env.budget, printed);
+  return items.map((i) => ({ ...i, weight: weights.get(i) ?? 0 }));
 }
 
 /**

@@ -1,12 +1,13 @@
-import { jsonPage } from '../compiler/json-page.js';
+import { jsonPage, type PageBound } from '../compiler/json-page.js';
 import { rowJsonExpr } from '../compiler/json-select.js';
+import { boundSql } from '../compiler/populate-bound.js';
 import type { ListArgs } from '../compiler/list.js';
 import { countRows } from '../compiler/list.js';
 import type { DocumentQuery, Pagination, PopulateMap } from '../query/ast.js';
 import { paginationMeta } from '../query/pagination.js';
 import type { ContentTypeModel, Model } from '../schema/types.js';
 import type { Db } from '../db/database.js';
-import { MAX_STATEMENT_SHAPES, SLOW_LIST_MS } from '../limits.js';
+import { MAX_POPULATED_ROWS, MAX_STATEMENT_SHAPES, SLOW_LIST_MS } from '../limits.js';
 import type { Registry } from '../schema/registry.js';
 import { compileContext, type Access, type DocumentDeps } from './context.js';
 import { byDocument, scopeOf } from './reader.js';
@@ -19,8 +20,14 @@ import { defaultFields } from './serialize.js';
  * caller takes the JS path.
  */
 
-/** Expressions by shape, per registry (a schema change brings a new one). */
-const expressions = new WeakMap<Registry, Map<string, string | null>>();
+/** A read's statement parts: the row expression, and the bound of a populate that can outgrow the data (null: none). */
+interface Shape {
+  readonly expr: string;
+  readonly bound: PageBound | null;
+}
+
+/** Shapes by key, per registry (a schema change brings a new one); null: not SQL-built. */
+const expressions = new WeakMap<Registry, Map<string, Shape | null>>();
 
 const targetsByRegistry = new WeakMap<Registry, readonly string[]>();
 
@@ -59,8 +66,8 @@ function populateKey(map: PopulateMap): string {
   return key;
 }
 
-/** The SQL expression of one root row's JSON for a query, or null when not supported. */
-function rowExpr(deps: DocumentDeps, model: ContentTypeModel, query: DocumentQuery, access: Access): string | null {
+/** The SQL expression of one root row's JSON for a query and its bound, or null when not supported. */
+function rowExpr(deps: DocumentDeps, model: ContentTypeModel, query: DocumentQuery, access: Access): Shape | null {
   if (deps.database.kind !== 'sqlite') return null;
   const { registry } = deps;
   const filesAsStored = deps.files.asStored === true;
@@ -70,22 +77,28 @@ function rowExpr(deps: DocumentDeps, model: ContentTypeModel, query: DocumentQue
   const key = `${model.uid}|${query.status}|${filesAsStored ? 1 : 0}|${readable}|${fields.join(',')}|${populateKey(query.populate)}`;
   let byKey = expressions.get(registry);
   if (!byKey) expressions.set(registry, (byKey = new Map()));
-  let expr = byKey.get(key);
-  if (expr === undefined) {
-    expr = rowJsonExpr({ registry, status: query.status, canRead: access.canRead, filesAsStored, defaultFields }, model, fields, query.populate);
+  let shape = byKey.get(key);
+  if (shape === undefined) {
+    const expr = rowJsonExpr({ registry, status: query.status, canRead: access.canRead, filesAsStored, defaultFields }, model, fields, query.populate);
+    const bound = expr === null ? null : boundSql({ registry, status: query.status, canRead: access.canRead }, model, query.populate);
+    shape = expr === null ? null : { expr, bound: bound === null ? null : { sql: bound, max: MAX_POPULATED_ROWS } };
     if (byKey.size >= MAX_STATEMENT_SHAPES) byKey.delete(byKey.keys().next().value ?? '');
-    byKey.set(key, expr);
+    byKey.set(key, shape);
   }
-  return expr;
+  return shape;
 }
 
 /** Where this read's statements run: a read thread's connection when there are read threads (read-pool.ts). */
 const readsOf = (deps: DocumentDeps): Db => deps.reads?.() ?? deps.database.db;
 
-/** The rows of a page as JSON texts, or null when not read this way (an error in SQLite is left to the JS path). */
-async function pageTexts(deps: DocumentDeps, db: Db, model: ContentTypeModel, args: ListArgs, expr: string, strict: boolean): Promise<string[] | null> {
+/**
+ * The rows of a page as JSON texts, or null when not read this way: an error in SQLite, or a
+ * populate its bound counts past MAX_POPULATED_ROWS (the JS path counts it exactly and answers
+ * the 400, or the page when the bound counted links it does not print).
+ */
+async function pageTexts(deps: DocumentDeps, db: Db, model: ContentTypeModel, args: ListArgs, shape: Shape, strict: boolean): Promise<string[] | null> {
   try {
-    return await jsonPage(db, compileContext(deps), model, args, expr);
+    return await jsonPage(db, compileContext(deps), model, args, shape.expr, shape.bound);
   } catch (err) {
     if (strict) throw err;
     return null;
@@ -94,14 +107,14 @@ async function pageTexts(deps: DocumentDeps, db: Db, model: ContentTypeModel, ar
 
 /** `GET /api/:plural` as the answer's JSON text (`{"data":[...],"meta":{...}}`), or undefined. */
 export async function findManyText(deps: DocumentDeps, model: ContentTypeModel, query: DocumentQuery, pagination: Pagination, access: Access, strict: boolean): Promise<string | undefined> {
-  const expr = rowExpr(deps, model, query, access);
-  if (expr === null) return undefined;
+  const shape = rowExpr(deps, model, query, access);
+  if (shape === null) return undefined;
   const scope = await scopeOf(deps, model, query, query.filters);
   const fields = query.fields ?? defaultFields(model);
   const started = performance.now();
   // The count reads an index alone (tens of microseconds): cheaper here than waking a read thread for it.
   const [texts, total] = await Promise.all([
-    pageTexts(deps, readsOf(deps), model, { scope, fields, sort: query.sort, pagination }, expr, strict),
+    pageTexts(deps, readsOf(deps), model, { scope, fields, sort: query.sort, pagination }, shape, strict),
     pagination.withCount ? countRows(deps.database.db, compileContext(deps), model, scope) : undefined,
   ]);
   if (texts === null) return undefined;
@@ -113,12 +126,12 @@ export async function findManyText(deps: DocumentDeps, model: ContentTypeModel, 
 /** `GET /api/:plural/:documentId` (single types: `documentId` null) as its JSON text; null when there is no such document, undefined when not read this way. */
 export async function findOneText(deps: DocumentDeps, model: ContentTypeModel, documentId: string | null, query: DocumentQuery, access: Access, strict: boolean): Promise<string | null | undefined> {
   if (query.locale?.kind === 'all' || query.locale?.kind === 'list') return null;
-  const expr = rowExpr(deps, model, query, access);
-  if (expr === null) return undefined;
+  const shape = rowExpr(deps, model, query, access);
+  if (shape === null) return undefined;
   const filters = documentId === null ? query.filters : byDocument(documentId, query.filters);
   const scope = await scopeOf(deps, model, query, filters);
   const fields = query.fields ?? defaultFields(model);
-  const texts = await pageTexts(deps, readsOf(deps), model, { scope, fields, sort: query.sort, pagination: { mode: 'offset', start: 0, limit: 1, withCount: false } }, expr, strict);
+  const texts = await pageTexts(deps, readsOf(deps), model, { scope, fields, sort: query.sort, pagination: { mode: 'offset', start: 0, limit: 1, withCount: false } }, shape, strict);
   if (texts === null) return undefined;
   const [entry] = texts;
   return entry === undefined ? null : `{"data":${entry},"meta":{}}`;

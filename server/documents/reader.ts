@@ -7,7 +7,9 @@ import { populateItems, type Item } from './populate.js';
 import { countRows, listRows } from '../compiler/list.js';
 import type { ReadScope } from '../compiler/scope.js';
 import { defaultFields, serializeRow } from './serialize.js';
-import { SLOW_LIST_MS } from '../limits.js';
+import { MAX_POPULATED_ROWS, SLOW_LIST_MS } from '../limits.js';
+import { fansOut } from '../compiler/populate-bound.js';
+import { populateBudget } from './populate-budget.js';
 
 /** The locale a read or write of a localized type uses when none is given: the default locale. */
 export async function effectiveLocale(deps: DocumentDeps, model: ContentTypeModel, locale: LocaleSelection | null): Promise<LocaleSelection | null> {
@@ -24,7 +26,9 @@ export const byDocument = (documentId: string, filters: FilterNode | null): Filt
 export async function present(deps: DocumentDeps, db: Db, model: ContentTypeModel, rows: Row[], query: DocumentQuery, access: Access): Promise<Record<string, unknown>[]> {
   const fields = query.fields ?? defaultFields(model);
   const items: Item[] = rows.map((row) => ({ row, out: serializeRow(model, row, fields) }));
-  await populateItems({ db, ctx: compileContext(deps), status: query.status, canRead: access.canRead, presentFiles: (f) => deps.files.present(f) }, model, items, query.populate);
+  // A populate with a list below its first level is counted (MAX_POPULATED_ROWS); others are bounded by the page's links.
+  const budget = fansOut(deps.registry, model, query.populate) ? populateBudget(MAX_POPULATED_ROWS) : undefined;
+  await populateItems({ db, ctx: compileContext(deps), status: query.status, canRead: access.canRead, presentFiles: (f) => deps.files.present(f), budget }, model, items, query.populate);
   return items.map((i) => i.out);
 }
 
