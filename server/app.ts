@@ -15,6 +15,8 @@ import { sendError } from './http/respond.js';
 import { staticUploads } from './http/static-uploads.js';
 import { uploadApi } from './http/upload-api.js';
 import { usersApi } from './http/users-api.js';
+import { createAuthRateLimit } from './http/users-rate-limit.js';
+import type { PluginDeps } from './graphql/plugin-deps.js';
 import type { Services } from './services.js';
 
 /**
@@ -33,6 +35,16 @@ function lazyRoute(load: () => Promise<RequestHandler>): RequestHandler {
     } catch (err) {
       next(err);
     }
+  };
+}
+
+/** The services GraphQL's plugin mutations and `i18NLocales` call: those of the REST upload, users and locale routes. */
+function graphqlPlugins(services: Services): PluginDeps {
+  const { uploads, users } = services;
+  return {
+    media: { one: (id, access) => uploads.reads.one(id, null, access.canRead), updateInfo: (id, info) => uploads.service.updateInfo(id, info), remove: (id) => uploads.service.remove(id) },
+    users: { auth: users.auth, identify: users.identify, admin: users.admin, roles: users.roles, rateLimit: createAuthRateLimit({ now: services.now, database: services.database }) },
+    locales: () => services.locales.list(),
   };
 }
 
@@ -68,6 +80,7 @@ export function createApp(services: Services): express.Express {
     localeCodes: async () => (await services.locales.list()).map((l) => l.code),
     authenticate: (req) => authenticate(req, services),
     me: { one: (id, query, access) => services.users.accounts.one(id, query, access) },
+    plugins: graphqlPlugins(services),
     readBody,
     introspection: services.config.graphqlIntrospection ?? true,
     log: services.log,

@@ -19,7 +19,8 @@ const MeRole = new GraphQLObjectType({
   fields: { id: { type: new GraphQLNonNull(GraphQLID) }, name: { type: new GraphQLNonNull(GraphQLString) }, description: { type: GraphQLString }, type: { type: GraphQLString } },
 });
 
-const Me = new GraphQLObjectType({
+/** `UsersPermissionsMe`: also the `user` of the login payload (mutations-users.ts). */
+export const MeType = new GraphQLObjectType({
   name: 'UsersPermissionsMe',
   fields: {
     id: { type: new GraphQLNonNull(GraphQLID) },
@@ -35,7 +36,7 @@ const Me = new GraphQLObjectType({
 const ALLOW_ALL: Access = { canRead: () => true };
 
 export const meField: GraphQLFieldConfig<unknown, GraphqlContext> = {
-  type: Me,
+  type: MeType,
   resolve: async (_parent, _args, ctx) => {
     if (ctx.caller.kind === 'public') throw forbidden();
     if (ctx.caller.kind !== 'user' || ctx.caller.id === null) throw new GraphQLError('Authentication requested');

@@ -3,6 +3,7 @@ import {
   execute, getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema,
   type ValidationContext, type ASTVisitor,
 } from 'graphql';
+import type { Caller } from '../auth/caller.js';
 import type { DocumentService } from '../documents/index.js';
 import type { PaginationLimits } from '../query/pagination.js';
 import type { Registry } from '../schema/registry.js';
@@ -12,6 +13,7 @@ import { maxDepthRule } from './depth.js';
 import { formatError, requestError } from './errors.js';
 import { createRelationLoader } from './loader.js';
 import type { MeDeps } from './me.js';
+import type { PluginContext, PluginDeps } from './plugin-deps.js';
 import type { PopulateScope } from './populate.js';
 import { accessOf, envOf, windowOf, type GraphqlContext } from './resolve.js';
 import { buildGraphqlSchema } from './schema.js';
@@ -29,7 +31,9 @@ export interface GraphqlRouteDeps {
   /** The configured locale codes (the `I18NLocaleCode` scalar accepts these and `*`). */
   readonly localeCodes: () => Promise<readonly string[]>;
   /** The caller's permission check; throws the REST 401 for a bad bearer. */
-  readonly authenticate: (req: Request) => Promise<{ readonly kind: string; readonly id: number | null; allows(action: string): boolean }>;
+  readonly authenticate: (req: Request) => Promise<Caller>;
+  /** The upload, users & permissions and locale services of the plugin mutations and `i18NLocales` (plugin-deps.ts). */
+  readonly plugins: PluginDeps;
   /** Reads the signed-in user for `me` (users-permissions). */
   readonly me: MeDeps;
   /** The JSON body (REST's reader: its 400 SyntaxError and 413). */
@@ -143,7 +147,8 @@ export function graphqlRoute(deps: GraphqlRouteDeps) {
       const base = { allows: (action: string) => caller.allows(action), registry, limits: deps.limits };
       const scope: PopulateScope = { registry, limits: deps.limits, populated: new WeakSet(), window: (p) => windowOf(p, deps.limits) };
       const loader = createRelationLoader({ documents: deps.documents, env: envOf(base), scope, access: accessOf(base) });
-      const context: GraphqlContext = { ...base, caller: { kind: caller.kind, id: caller.id }, me: deps.me, documents: deps.documents, scope, loader };
+      const plugins: PluginContext = { ...deps.plugins, req, res, caller };
+      const context: GraphqlContext & { plugins: PluginContext } = { ...base, caller: { kind: caller.kind, id: caller.id }, me: deps.me, documents: deps.documents, scope, loader, plugins };
       const result: ExecutionResult = await execute({ schema, document, contextValue: context, variableValues, operationName });
       if (!('data' in result) || result.data === undefined) {
         return send(res, 400, { errors: (result.errors ?? []).map((e) => formatError(e, 'BAD_USER_INPUT')) });

@@ -10,6 +10,10 @@ import { componentTypeNameOf, dynamicZoneNameOf, enumNameOf, listQueryOf, scalar
 import { connectionOf, relationList, relationOne, rootResolvers, toManyField, type GraphqlContext } from './resolve.js';
 import { meField } from './me.js';
 import { contentMutations } from './mutations.js';
+import { mediaMutations } from './mutations-media.js';
+import { usersMutations } from './mutations-users.js';
+import { inputOf } from './inputs.js';
+import { localeQueries } from './locales.js';
 import type { MutationFields, SchemaParts } from './schema-parts.js';
 import { ROLE_UID, USER_UID } from '../users/models.js';
 import { DateScalar, DateTimeScalar, JSONScalar, LongScalar, TimeScalar, localeCodeScalar } from './scalars.js';
@@ -166,6 +170,11 @@ export function buildGraphqlSchema(args: { registry: Registry; localeCodes: () =
   }
 
   const query: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
+  const locales = localeQueries({
+    pagination: PaginationType, paginationArg: PaginationArg, stringFilter: FILTERS.String, dateTimeFilter: FILTERS.DateTime, idFilter: ID_FILTER,
+    publicationStatus: PublicationStatus, publicationFilter: PublicationFilter,
+  });
+  remember(locales.type);
   for (const model of exposed) {
     const type = objectOf(model);
     const status = {
@@ -185,11 +194,13 @@ export function buildGraphqlSchema(args: { registry: Registry; localeCodes: () =
     query[singleQueryOf(model)] = { type, args: { documentId: { type: new GraphQLNonNull(GraphQLID) }, ...status }, resolve: resolvers.one };
     query[`${listQueryOf(model)}_connection`] = { type: collection, args: { ...listArgs(model), ...status }, resolve: resolvers.connection };
     query[listQueryOf(model)] = { type: new GraphQLNonNull(new GraphQLList(type)), args: { ...listArgs(model), ...status }, resolve: resolvers.list };
+    // Strapi lists the i18n plugin's locale queries right after the upload plugin's.
+    if (model.uid === FILE_UID) Object.assign(query, locales.fields);
   }
   if (registry.contentType(USER_UID)) query.me = meField;
   const parts: SchemaParts = { registry, exposed, exposedUids, objectOf, enumOf, remember, named: (n) => named.get(n), localeCode, publicationStatus: PublicationStatus };
   // `Mutation` is assembled from contributors, each in its own file: content types (mutations.ts), then media and users.
-  const mutation: MutationFields = { ...contentMutations(parts) };
+  const mutation: MutationFields = { ...contentMutations(parts), ...mediaMutations(parts), ...usersMutations({ ...parts, inputOf: (model) => inputOf(parts, model) }) };
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
     mutation: Object.keys(mutation).length > 0 ? new GraphQLObjectType({ name: 'Mutation', fields: mutation }) : undefined,

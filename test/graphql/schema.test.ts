@@ -17,37 +17,24 @@ import { FIXTURE_PROJECT } from '../helpers/server.js';
 const NOT_YET = {
   /** Whole types Strapi prints that Hearth does not generate yet. */
   types: [
-    // Upload mutations' input.
-    'FileInfoInput',
     // Morph relations (UploadFile.related).
     'GenericMorph',
-    // Plugin content types not exposed yet: i18n locales, review workflows, users & permissions.
-    'I18NLocale', 'I18NLocaleEntityResponseCollection', 'I18NLocaleFiltersInput',
+    // Plugin content types not exposed yet: review workflows, users & permissions' permissions.
     'ReviewWorkflowsWorkflow', 'ReviewWorkflowsWorkflowEntityResponseCollection', 'ReviewWorkflowsWorkflowFiltersInput', 'ReviewWorkflowsWorkflowInput',
     'ReviewWorkflowsWorkflowStage', 'ReviewWorkflowsWorkflowStageEntityResponseCollection', 'ReviewWorkflowsWorkflowStageFiltersInput',
     'ReviewWorkflowsWorkflowStageInput', 'ReviewWorkflowsWorkflowStageRelationResponseCollection',
     'UsersPermissionsPermission', 'UsersPermissionsPermissionFiltersInput', 'UsersPermissionsPermissionRelationResponseCollection',
-    'UsersPermissionsRoleInput',
-    'UsersPermissionsUserEntityResponse',
-    'UsersPermissionsUserInput',
-    'UsersPermissionsRegisterInput', 'UsersPermissionsLoginInput', 'UsersPermissionsPasswordPayload',
-    'UsersPermissionsLoginPayload', 'UsersPermissionsCreateRolePayload', 'UsersPermissionsUpdateRolePayload', 'UsersPermissionsDeleteRolePayload',
   ],
   /** Fields of types Hearth generates that it does not have yet (`Type.field`). */
   fields: [
     'UploadFile.related',
-    'Query.i18NLocale', 'Query.i18NLocales', 'Query.i18NLocales_connection',
     'Query.reviewWorkflowsWorkflow', 'Query.reviewWorkflowsWorkflows', 'Query.reviewWorkflowsWorkflows_connection',
     'Query.reviewWorkflowsWorkflowStage', 'Query.reviewWorkflowsWorkflowStages', 'Query.reviewWorkflowsWorkflowStages_connection',
-    // Mutations of types not exposed yet, and of upload files and users & permissions.
+    // Mutations of types not exposed yet.
     'Mutation.createReviewWorkflowsWorkflow', 'Mutation.updateReviewWorkflowsWorkflow', 'Mutation.deleteReviewWorkflowsWorkflow',
     'Mutation.createReviewWorkflowsWorkflowStage', 'Mutation.updateReviewWorkflowsWorkflowStage', 'Mutation.deleteReviewWorkflowsWorkflowStage',
-    'Mutation.updateUploadFile', 'Mutation.deleteUploadFile',
-    'Mutation.createUsersPermissionsRole', 'Mutation.updateUsersPermissionsRole', 'Mutation.deleteUsersPermissionsRole',
-    'Mutation.createUsersPermissionsUser', 'Mutation.updateUsersPermissionsUser', 'Mutation.deleteUsersPermissionsUser',
-    'Mutation.login', 'Mutation.register', 'Mutation.forgotPassword', 'Mutation.resetPassword', 'Mutation.changePassword', 'Mutation.emailConfirmation',
     // Hearth's roles have no permissions relation (permissions are a table of their own).
-    'UsersPermissionsRole.permissions', 'UsersPermissionsRole.permissions_connection', 'UsersPermissionsRoleFiltersInput.permissions',
+    'UsersPermissionsRole.permissions', 'UsersPermissionsRole.permissions_connection', 'UsersPermissionsRoleFiltersInput.permissions', 'UsersPermissionsRoleInput.permissions',
   ],
 };
 
