@@ -10,6 +10,7 @@ const ON_BOTH_DATABASES = [
   'test/graphql/transcripts.test.ts',
   'test/graphql/graphql-http.test.ts',
   'test/graphql/graphql-cost.test.ts',
+  'test/graphql/graphql-mutations.test.ts',
   'test/fuzz/**/*.test.ts',
   'test/property/**/*.test.ts',
   'test/backup/postgres*.test.ts',

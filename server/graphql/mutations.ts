@@ -48,28 +48,33 @@ const authorOf = (ctx: GraphqlContext): number | null => (ctx.caller.kind === 'a
 function mutationsOf(model: ContentTypeModel, parts: SchemaParts): MutationFields {
   const type = parts.objectOf(model);
   const name = typeNameOf(model);
-  const { read } = rootResolvers(model);
+  const { readQuery } = rootResolvers(model);
   const locale: GraphQLFieldConfigArgumentMap = model.localized ? { locale: { type: parts.localeCode, description: 'The locale to use for the query' } } : {};
   const status: GraphQLFieldConfigArgumentMap = { status: { type: parts.publicationStatus, defaultValue: 'published' } };
   const data: GraphQLFieldConfigArgumentMap = { data: { type: new GraphQLNonNull(inputOf(parts, model)) } };
   const documentId: GraphQLFieldConfigArgumentMap = { documentId: { type: new GraphQLNonNull(GraphQLID) } };
   const deleted = deleteResponse(parts);
 
-  const readBack = (id: string | null, args: Args, ctx: GraphqlContext, info: Parameters<Resolver>[3]) =>
-    read(id, { status: args.status, locale: args.locale }, ctx, info);
+  /** The answer's read, parsed before the write: a selection the caller may not read fails with nothing written. */
+  const answerOf = (args: Args, ctx: GraphqlContext, info: Parameters<Resolver>[3]) => {
+    const query = readQuery({ status: args.status, locale: args.locale }, ctx, info);
+    return (documentId: string) => ctx.documents.findOne({ model, documentId, query, access: accessOf(ctx) });
+  };
 
   const create: Resolver = async (_p, args, ctx, info) => {
     authorize(ctx, model, 'create');
     const body = bodyOf(model, args, ctx, parts);
+    const answer = answerOf(args, ctx, info);
     const made = await ctx.documents.create({ model, data: body, query: writeScope(model, args, ctx), access: accessOf(ctx), author: authorOf(ctx) });
-    return readBack(String(made.documentId), args, ctx, info);
+    return answer(String(made.documentId));
   };
   const update: Resolver = async (_p, args, ctx, info) => {
     authorize(ctx, model, 'update');
     const body = bodyOf(model, args, ctx, parts);
+    const answer = answerOf(args, ctx, info);
     const id = model.kind === 'singleType' ? null : String(args.documentId);
     const written = await ctx.documents.update({ model, documentId: id, data: body, query: writeScope(model, args, ctx), access: accessOf(ctx), author: authorOf(ctx) });
-    return written === null ? null : readBack(String(written.documentId), args, ctx, info);
+    return written === null ? null : answer(String(written.documentId));
   };
   const remove: Resolver = async (_p, args, ctx) => {
     authorize(ctx, model, 'delete');

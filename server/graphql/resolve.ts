@@ -86,12 +86,14 @@ export function rootResolvers(model: ContentTypeModel) {
     const total = count ? await ctx.documents.count({ model, query }) : 0;
     return { data: data as unknown[], window, total };
   };
-  const one = async (documentId: string | null, args: Args, ctx: GraphqlContext, info: GraphQLResolveInfo) => {
+  /** The parsed read of one document for this selection (its populate checked: a forbidden relation is a 400 here). */
+  const readQuery = (args: Args, ctx: GraphqlContext, info: GraphQLResolveInfo) => {
     const { raw, windows } = restQuery(model, args, ctx, info, false);
     const parsed = readOneQuery(raw, model, envOf(ctx));
-    const query = { ...parsed, populate: withWindows(parsed.populate, windows) };
-    return ctx.documents.findOne({ model, documentId, query, access: accessOf(ctx) });
+    return { ...parsed, populate: withWindows(parsed.populate, windows) };
   };
+  const one = async (documentId: string | null, args: Args, ctx: GraphqlContext, info: GraphQLResolveInfo) =>
+    ctx.documents.findOne({ model, documentId, query: readQuery(args, ctx, info), access: accessOf(ctx) });
   const list: GraphQLFieldResolver<unknown, GraphqlContext, Args> = async (_p, args, ctx, info) => (await page(args, ctx, info, false)).data;
   const connection: GraphQLFieldResolver<unknown, GraphqlContext, Args> = async (_p, args, ctx, info) => {
     const { data, window, total } = await page(args, ctx, info, true);
@@ -106,8 +108,8 @@ export function rootResolvers(model: ContentTypeModel) {
     authorize(ctx, actionOf(model, 'find'));
     return one(null, args, ctx, info);
   };
-  // `read`: one document as `x(documentId, status, locale)` reads it, without the find check (a mutation's answer).
-  return { list, connection, one: byId, single, read: one };
+  // `readQuery`: how `x(documentId, status, locale)` reads this selection, without the find check (a mutation's answer, parsed before it writes).
+  return { list, connection, one: byId, single, readQuery };
 }
 
 const entryOf = (parent: unknown, name: string): unknown => (typeof parent === 'object' && parent !== null ? (parent as Raw)[name] : undefined);
