@@ -44,16 +44,9 @@ function bodyOf(model: ContentTypeModel, args: Args, ctx: GraphqlContext, parts:
 
 const authorOf = (ctx: GraphqlContext): number | null => (ctx.caller.kind === 'admin' ? ctx.caller.id : null);
 
-/** The mutations of one content type. */
-function mutationsOf(model: ContentTypeModel, parts: SchemaParts): MutationFields {
-  const type = parts.objectOf(model);
-  const name = typeNameOf(model);
+/** The create, update and delete resolvers of one content type. */
+function resolversOf(model: ContentTypeModel, parts: SchemaParts): { create: Resolver; update: Resolver; remove: Resolver } {
   const { readQuery } = rootResolvers(model);
-  const locale: GraphQLFieldConfigArgumentMap = model.localized ? { locale: { type: parts.localeCode, description: 'The locale to use for the query' } } : {};
-  const status: GraphQLFieldConfigArgumentMap = { status: { type: parts.publicationStatus, defaultValue: 'published' } };
-  const data: GraphQLFieldConfigArgumentMap = { data: { type: new GraphQLNonNull(inputOf(parts, model)) } };
-  const documentId: GraphQLFieldConfigArgumentMap = { documentId: { type: new GraphQLNonNull(GraphQLID) } };
-  const deleted = deleteResponse(parts);
 
   /** The answer's read, parsed before the write: a selection the caller may not read fails with nothing written. */
   const answerOf = (args: Args, ctx: GraphqlContext, info: Parameters<Resolver>[3]) => {
@@ -90,7 +83,19 @@ function mutationsOf(model: ContentTypeModel, parts: SchemaParts): MutationField
     await ctx.documents.remove({ model, documentId: String(existing.documentId), query, statusGiven: false });
     return { documentId: existing.documentId };
   };
+  return { create, update, remove };
+}
 
+/** The mutations of one content type, with Strapi's names and arguments. */
+function mutationsOf(model: ContentTypeModel, parts: SchemaParts): MutationFields {
+  const type = parts.objectOf(model);
+  const name = typeNameOf(model);
+  const { create, update, remove } = resolversOf(model, parts);
+  const locale: GraphQLFieldConfigArgumentMap = model.localized ? { locale: { type: parts.localeCode, description: 'The locale to use for the query' } } : {};
+  const status: GraphQLFieldConfigArgumentMap = { status: { type: parts.publicationStatus, defaultValue: 'published' } };
+  const data: GraphQLFieldConfigArgumentMap = { data: { type: new GraphQLNonNull(inputOf(parts, model)) } };
+  const documentId: GraphQLFieldConfigArgumentMap = { documentId: { type: new GraphQLNonNull(GraphQLID) } };
+  const deleted = deleteResponse(parts);
   if (model.kind === 'singleType') {
     return {
       [`update${name}`]: { type, args: { ...status, ...data, ...locale }, resolve: update },
