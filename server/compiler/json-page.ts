@@ -11,50 +11,60 @@ import { runShape, shapeQuery } from './shapes.js';
  * bound LIMIT makes SQLite prepare a statement again at each run (it plans with the value), which
  * for a statement this size costs more than running it: a first page in id order writes its
  * LIMIT in the text; other pages are found by id first (a small statement), then their rows' JSON
- * is read by the ids, given as one JSON array. With a `bound`, the page's ids are read first and
- * null is answered when the bound passes its `max` (the caller then reads the page another way).
+ * is read by the ids, given as one JSON array. With a `bound` (a populate that can outgrow the
+ * data), the same statement first counts the bound over the page's rows, once, and builds no JSON
+ * past `max`: then null is answered (the caller reads the page another way).
  */
 export async function jsonPage(db: Db, ctx: CompileContext, model: ContentTypeModel, args: ListArgs, expr: string, bound: PageBound | null = null): Promise<string[] | null> {
-  const first = bound === null ? firstPage(db, ctx, model, args, expr) : null;
-  if (first !== null && (await stopsAtLimit(db, first))) return (await db.executeQuery<Row>(first)).rows.map((r) => String(r.j));
+  const first = firstPage(db, ctx, model, args, expr, bound);
+  if (first !== null && (await stopsAtLimit(db, first))) return pageTexts((await db.executeQuery<Row>(first)).rows);
   const ids = await pageIds(db, ctx, model, args);
   if (ids.length === 0) return [];
-  if (bound !== null && (await overBound(db, bound, ids))) return null;
-  const text = textOf(expr, model.table, () => `select k."key" as i, ${expr} as j from json_each(?) k cross join "${model.table.replace(/"/g, '""')}" t0 on t0."id" = k."value"`);
-  const rows = (await db.executeQuery<Row>(CompiledQuery.raw(text, [JSON.stringify(ids)]))).rows;
+  const json = JSON.stringify(ids);
+  const roots = `SELECT k."value", 1 FROM json_each(?) k`;
+  const text = textOf(expr, `${bound === null ? '' : 'bound|'}${model.table}`, () => `${withBound(bound, roots)}select k."key" as i, ${guarded(bound, expr)} as j from json_each(?) k cross join "${model.table.replace(/"/g, '""')}" t0 on t0."id" = k."value"`);
+  const rows = (await db.executeQuery<Row>(CompiledQuery.raw(text, bound === null ? [json] : [json, json]))).rows;
+  if (rows.some((r) => r.j === null)) return null;
   const page: (string | undefined)[] = new Array<string | undefined>(ids.length);
   for (const row of rows) page[Number(row.i)] = String(row.j);
   // A row deleted between the two reads is left out, as if the page had been read after it.
   return page.filter((t): t is string => t !== undefined);
 }
 
-/** A populate that can outgrow the data: its bound (populate-bound.ts `boundSql`) is counted from the page's ids first. */
+/** A populate that can outgrow the data: its bound's levels and total (populate-bound.ts) and the most it may count. */
 export interface PageBound {
-  readonly sql: string;
+  readonly levels: string;
+  readonly total: string;
   readonly max: number;
 }
 
-/** Whether the bound counts more than `max` entries for the page's rows. */
-async function overBound(db: Db, bound: PageBound, ids: readonly number[]): Promise<boolean> {
-  const [row] = (await db.executeQuery<Row>(CompiledQuery.raw(bound.sql, [JSON.stringify(ids)]))).rows;
-  return Number(row?.n ?? 0) > bound.max;
-}
+/** The statement's `WITH` defining the roots `c0` (`roots` selects each root id and 1) and the bound's levels; '' without a bound. */
+const withBound = (bound: PageBound | null, roots: string): string => (bound === null ? '' : `WITH c0("id", "w") AS (${roots}), ${bound.levels} `);
+
+/** A row's JSON, or NULL for every row when the bound (an uncorrelated subquery: counted once per statement) passes its max. */
+const guarded = (bound: PageBound | null, expr: string): string => (bound === null ? expr : `CASE WHEN (SELECT ${bound.total}) > ${bound.max} THEN NULL ELSE ${expr} END`);
+
+/** The page's texts, or null when the bound stopped it (json_object is never NULL). */
+const pageTexts = (rows: Row[]): string[] | null => (rows.some((r) => r.j === null) ? null : rows.map((r) => String(r.j)));
 
 const ID_SELECT = 'select "t0"."id" from ';
 const LIMIT = ' limit ?';
 
 /**
  * A first page in id order of a plain scope as one statement, its LIMIT written in the text (SQLite
- * stops at the page's last row and builds JSON for those rows only); null for other pages.
+ * stops at the page's last row and builds JSON for those rows only); null for other pages. With a
+ * bound, its roots are the same page read again in the statement's WITH (its parameters twice).
  */
-function firstPage(db: Db, ctx: CompileContext, model: ContentTypeModel, args: ListArgs, expr: string): CompiledQuery<Row> | null {
+function firstPage(db: Db, ctx: CompileContext, model: ContentTypeModel, args: ListArgs, expr: string, bound: PageBound | null): CompiledQuery<Row> | null {
   const plain = plainScope(model, args.scope);
   const limit = args.pagination?.limit ?? null;
   if (plain === null || args.sort.length > 0 || (args.pagination?.start ?? 0) !== 0 || limit === null || !Number.isSafeInteger(limit)) return null;
   const ids = shapeQuery(db, `page|${plain.key}|t0.id|1|0`, [...plain.parameters, limit], () => pageQuery(db, ctx, model, args, ['t0.id']));
   const parameters = [...ids.parameters];
   if (!ids.sql.startsWith(ID_SELECT) || !ids.sql.endsWith(LIMIT) || parameters.pop() !== limit) return null;
-  return CompiledQuery.raw(textOf(expr, `${limit}|${ids.sql}`, () => `select ${expr} as j from ${ids.sql.slice(ID_SELECT.length, -LIMIT.length)} limit ${limit}`), parameters);
+  const rest = `${ids.sql.slice(ID_SELECT.length, -LIMIT.length)} limit ${limit}`;
+  const text = textOf(expr, `${bound === null ? '' : 'bound|'}${limit}|${ids.sql}`, () => `${withBound(bound, `SELECT "t0"."id", 1 FROM ${rest}`)}select ${guarded(bound, expr)} as j from ${rest}`);
+  return CompiledQuery.raw(text, bound === null ? parameters : [...parameters, ...parameters]);
 }
 
 /** Statement texts by row expression and the rest of their shape. */

@@ -9,8 +9,8 @@ import { linkOf, type Link } from './links.js';
  * list is populated below another populated level: then each entry reached more than once (an
  * author under each of 100 books) prints its own lists again, and 100 books x an author's 100
  * books x ... grows by a factor per level from a tiny database. Such populates are counted
- * against MAX_POPULATED_ROWS (documents/populate-budget.ts on the JS path, `boundSql` below
- * before an SQL-built read).
+ * against MAX_POPULATED_ROWS (documents/populate-budget.ts on the JS path, `populateBound` below
+ * in an SQL-built read's statement).
  */
 
 /** The nodes populated under `node` on entries of `target` (a dynamic zone's fragments, a `*`). */
@@ -70,12 +70,16 @@ const fixedSql = (link: Link, l: string): string => link.fixed.map((f) => ` AND 
 const statusSql = (w: Walk, model: Model, t: string): string =>
   model.modelType === 'contentType' && model.draftAndPublish ? ` AND ${t}."publishedAt" IS ${w.status === 'draft' ? '' : 'NOT '}NULL` : '';
 
-/** A level: the rows of `target` reached from the level `parent` through `link` (`type`: a zone's component), each weighted by how often it is printed at most. */
+/**
+ * A level: the rows of `target` reached from the level `parent` through `link` (`type`: a zone's
+ * component), each weighted by how often it is printed at most. CROSS JOIN keeps SQLite's loop
+ * order: from the few parent rows through the link's index, never a scan of the whole link table.
+ */
 function linkLevel(w: Walk, parent: string, link: Link, target: Model, type: string | null): string {
   const name = `c${w.ctes.length + 1}`;
   const typed = type === null || link.type === null ? '' : ` AND l.${ident(link.type)} = ${literal(type)}`;
   w.ctes.push(
-    `${name}("id", "w") AS (SELECT l.${ident(link.other)}, sum(p."w") FROM ${parent} p JOIN ${ident(link.table)} l ON l.${ident(link.self)} = p."id"${fixedSql(link, 'l')}${typed} JOIN ${ident(target.table)} t ON t."id" = l.${ident(link.other)}${statusSql(w, target, 't')} GROUP BY l.${ident(link.other)})`,
+    `${name}("id", "w") AS (SELECT l.${ident(link.other)}, sum(p."w") FROM ${parent} p CROSS JOIN ${ident(link.table)} l ON l.${ident(link.self)} = p."id"${fixedSql(link, 'l')}${typed} JOIN ${ident(target.table)} t ON t."id" = l.${ident(link.other)}${statusSql(w, target, 't')} GROUP BY l.${ident(link.other)})`,
   );
   w.totals.push(`coalesce((SELECT sum("w") FROM ${name}), 0)`);
   return name;
@@ -87,7 +91,7 @@ function localeLevel(w: Walk, parent: string, model: Model): string {
   const status = model.modelType === 'contentType' && model.draftAndPublish && w.status === 'draft' ? 'IS NULL' : 'IS NOT NULL';
   const table = ident(model.table);
   w.ctes.push(
-    `${name}("id", "w") AS (SELECT t."id", sum(p."w") FROM ${parent} p JOIN ${table} o ON o."id" = p."id" JOIN ${table} t ON t."documentId" = o."documentId" AND t."publishedAt" ${status} AND t."locale" IS NOT o."locale" GROUP BY t."id")`,
+    `${name}("id", "w") AS (SELECT t."id", sum(p."w") FROM ${parent} p CROSS JOIN ${table} o ON o."id" = p."id" CROSS JOIN ${table} t ON t."documentId" = o."documentId" AND t."publishedAt" ${status} AND t."locale" IS NOT o."locale" GROUP BY t."id")`,
   );
   w.totals.push(`coalesce((SELECT sum("w") FROM ${name}), 0)`);
   return name;
@@ -121,17 +125,23 @@ function levels(w: Walk, model: Model, parent: string, populate: PopulateMap): b
   return true;
 }
 
+/** The levels of a bound (`c1 AS (...), c2 ...`, from the roots `c0("id", "w")` the statement defines) and their sum. */
+export interface PopulateBound {
+  readonly levels: string;
+  readonly total: string;
+}
+
 /**
- * One statement that counts, from a JSON array of root row ids (its one parameter), at least as
- * many entries as populating `populate` prints: per level, each row reached is weighted by how
- * many times its parents are printed (so 100 books x an author x 100 books is three small
- * GROUP BYs, not a million rows). Every link counts (a to-one prints its first), so it may count
- * more than is printed, never fewer. Null when `populate` cannot outgrow the data (fansOut) or
- * has a level not counted here. SQLite (json_each), as the SQL-built reads it guards.
+ * What counts at least as many entries as populating `populate` prints, from the root rows `c0`:
+ * per level, each row reached is weighted by how many times its parents are printed (so 100 books
+ * x an author x 100 books is three small GROUP BYs, not a million rows). Every link counts (a
+ * to-one prints its first), so it may count more than is printed, never fewer. Null when
+ * `populate` cannot outgrow the data (fansOut) or has a level not counted here. SQLite, as the
+ * SQL-built reads it guards (json-page.ts).
  */
-export function boundSql(env: BoundEnv, model: Model, populate: PopulateMap): string | null {
+export function populateBound(env: BoundEnv, model: Model, populate: PopulateMap): PopulateBound | null {
   if (!fansOut(env.registry, model, populate)) return null;
   const w: Walk = { ...env, ctes: [], totals: [] };
   if (!levels(w, model, 'c0', populate) || w.totals.length === 0) return null;
-  return `WITH c0("id", "w") AS (SELECT k."value", 1 FROM json_each(?) k), ${w.ctes.join(', ')} SELECT ${w.totals.join(' + ')} AS "n"`;
+  return { levels: w.ctes.join(', '), total: w.totals.join(' + ') };
 }

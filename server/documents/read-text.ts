@@ -1,6 +1,6 @@
 import { jsonPage, type PageBound } from '../compiler/json-page.js';
 import { rowJsonExpr } from '../compiler/json-select.js';
-import { boundSql } from '../compiler/populate-bound.js';
+import { populateBound } from '../compiler/populate-bound.js';
 import type { ListArgs } from '../compiler/list.js';
 import { countRows } from '../compiler/list.js';
 import type { DocumentQuery, Pagination, PopulateMap } from '../query/ast.js';
@@ -80,8 +80,8 @@ function rowExpr(deps: DocumentDeps, model: ContentTypeModel, query: DocumentQue
   let shape = byKey.get(key);
   if (shape === undefined) {
     const expr = rowJsonExpr({ registry, status: query.status, canRead: access.canRead, filesAsStored, defaultFields }, model, fields, query.populate);
-    const bound = expr === null ? null : boundSql({ registry, status: query.status, canRead: access.canRead }, model, query.populate);
-    shape = expr === null ? null : { expr, bound: bound === null ? null : { sql: bound, max: MAX_POPULATED_ROWS } };
+    const bound = expr === null ? null : populateBound({ registry, status: query.status, canRead: access.canRead }, model, query.populate);
+    shape = expr === null ? null : { expr, bound: bound === null ? null : { ...bound, max: MAX_POPULATED_ROWS } };
     if (byKey.size >= MAX_STATEMENT_SHAPES) byKey.delete(byKey.keys().next().value ?? '');
     byKey.set(key, shape);
   }
