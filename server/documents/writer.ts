@@ -9,6 +9,7 @@ import { copyVersionRow } from './publish.js';
 import { eventTransaction } from './events.js';
 import { present } from './reader.js';
 import { scalarColumns } from './scalars.js';
+import { syncComponentsInPlace } from './sync-components.js';
 import { deleteChildren, deleteRows } from './delete-rows.js';
 import { insertRow, newDocumentId, resolveBodyRefs, writeRelational, type WriteEnv } from './store.js';
 import { validateEntity } from './validate.js';
@@ -126,8 +127,12 @@ async function syncNonLocalized(env: WriteEnv, model: ContentTypeModel, rowId: n
     const id = Number(other.id);
     if (Object.keys(scalars).length > 0) await env.db.updateTable(model.table).set(scalars).where('id', '=', id).execute();
     if (relational.length === 0) continue;
-    await deleteFields(env, model, id, relational.map((a) => a.name));
-    await cloneChildren(env, model, rowId, id, source.publishedAt === null ? 'draft' : 'published', new Map(), (name) => relational.some((a) => a.name === name));
+    // Components are updated in place where they can be (their ids kept, as Strapi keeps them); media links and the rest are copied anew.
+    const components = relational.filter((a) => a.kind !== 'media').map((a) => a.name);
+    const redo = [...relational.filter((a) => a.kind === 'media').map((a) => a.name), ...(await syncComponentsInPlace(env, model, rowId, id, components))];
+    if (redo.length === 0) continue;
+    await deleteFields(env, model, id, redo);
+    await cloneChildren(env, model, rowId, id, source.publishedAt === null ? 'draft' : 'published', new Map(), (name) => redo.includes(name));
   }
 }
 
