@@ -5,8 +5,13 @@ import type { PageLimits } from './parameters.js';
 import type { PathItem } from './responses.js';
 import { createSchemaSet, type JsonSchema } from './schema-set.js';
 import { uploadPaths } from './upload-paths.js';
+import { eventsPath } from './events-path.js';
+import { usersPaths } from './users-paths.js';
 
 export type { JsonSchema } from './schema-set.js';
+
+/** The upload plugin's read action: the change stream sends media events to callers that have it. */
+const MEDIA_FIND = 'plugin::upload.content-api.find';
 
 /** What a document is built from: the registry of the moment and what its reader may call. */
 export interface OpenApiInput {
@@ -34,6 +39,9 @@ export function buildOpenApi(input: OpenApiInput): JsonSchema {
   const served = registry.contentTypes.filter((m) => !m.builtIn && registry.routeModel(routeSegment(m)) === m);
   for (const model of served) Object.assign(paths, contentPaths(env, model));
   Object.assign(paths, uploadPaths(env));
+  Object.assign(paths, usersPaths(env));
+  // The change stream, for a caller it can send something: an entry type it may find, or the media library.
+  if (served.some((m) => canCall(`${m.uid}.find`)) || canCall(MEDIA_FIND)) Object.assign(paths, eventsPath(set));
   return {
     openapi: '3.1.0',
     info: {

@@ -1,5 +1,6 @@
 import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, type Model } from '../schema/types.js';
+import { morphsIn, morphsOut, type MorphEnv } from './morphs.js';
 import { assertNeverType } from './never.js';
 import { scalarIn, scalarOut } from './scalars.js';
 import { nullable, pascal, type JsonSchema, type SchemaSet } from './schema-set.js';
@@ -35,7 +36,12 @@ const shown = (model: Model): Attribute[] => [...model.attributes.values()].filt
 
 /** `$ref` to a content type's document as the content API answers it. */
 export function documentRef(env: ModelEnv, model: ContentTypeModel): JsonSchema {
-  return env.set.ref(schemaName(model), () => documentSchema(env, model));
+  return env.set.ref(schemaName(model), () => (model.uid === FILE_UID ? fileSchema(env) : documentSchema(env, model)));
+}
+
+/** `$ref` to a built-in type's document under a name of its own (`UsersPermissionsUser`: no clash with a project's `User`). */
+export function namedDocumentRef(env: ModelEnv, model: ContentTypeModel, name: string): JsonSchema {
+  return env.set.ref(name, () => documentSchema(env, model));
 }
 
 /** `$ref` to the `data` a create or update of a content type takes. */
@@ -47,16 +53,18 @@ export function inputRef(env: ModelEnv, model: ContentTypeModel): JsonSchema {
   }));
 }
 
-function documentSchema(env: ModelEnv, model: ContentTypeModel): JsonSchema {
+function documentSchema(env: ModelEnv, model: ContentTypeModel, extra: Record<string, JsonSchema> = {}): JsonSchema {
   const properties: Record<string, JsonSchema> = { id: { type: 'integer' }, documentId: { type: 'string' } };
   for (const attr of shown(model)) {
     const schema = attributeOut(env, model, attr);
     if (schema !== null) properties[attr.name] = schema;
   }
+  Object.assign(properties, morphsOut(morphEnv(env), model));
   properties.createdAt = DATE_TIME;
   properties.updatedAt = DATE_TIME;
   properties.publishedAt = model.draftAndPublish ? nullable(DATE_TIME) : DATE_TIME;
   if (model.localized) properties.locale = { type: 'string' };
+  Object.assign(properties, extra);
   const description = model.description === '' ? model.displayName : `${model.displayName}: ${model.description}`;
   return { type: 'object', description, required: ALWAYS, properties };
 }
@@ -72,7 +80,7 @@ function componentProperties(env: ModelEnv, component: ComponentModel): Record<s
     const schema = attributeOut(env, component, attr);
     if (schema !== null) properties[attr.name] = schema;
   }
-  return properties;
+  return { ...properties, ...morphsOut(morphEnv(env), component) };
 }
 
 const entryProperty = (uid: string): JsonSchema => ({ type: 'string', const: uid });
@@ -103,6 +111,19 @@ function relatedOut(env: ModelEnv, uid: string): JsonSchema {
   const target = env.registry.contentType(uid);
   if (target && !target.builtIn && env.registry.routeModel(routeSegment(target)) === target && env.canRead(uid)) return documentRef(env, target);
   return env.set.ref('RelatedDocument', () => RELATED);
+}
+
+/** What morphs.ts needs of this file: documents, related targets and relation inputs. */
+function morphEnv(env: ModelEnv): MorphEnv {
+  const { registry } = env;
+  return {
+    set: env.set,
+    readableTypes: () => registry.contentTypes.filter((m) => !m.builtIn && registry.routeModel(routeSegment(m)) === m && env.canRead(m.uid)),
+    documentOf: (model) => ({ ref: documentRef(env, model), name: schemaName(model) }),
+    related: (uid) => (uid === FILE_UID ? env.set.ref('UploadFile', () => fileSchema(env)) : relatedOut(env, uid)),
+    canRead: env.canRead,
+    relationInput: (toMany) => relationIn(env, toMany),
+  };
 }
 
 /** The `/api/<segment>` a content type is served at. */
@@ -145,7 +166,8 @@ function attributeOut(env: ModelEnv, model: Model, attr: Attribute): JsonSchema 
 function fileSchema(env: ModelEnv): JsonSchema {
   const model = env.registry.model(FILE_UID);
   if (!model || model.modelType !== 'contentType') return RELATED;
-  return documentSchema(env, model);
+  // The upload endpoints (not media populated into entries) say whether `url` is a signed address.
+  return documentSchema(env, model, { isUrlSigned: { type: 'boolean', description: 'Upload endpoints only: `url` is a signed address' } });
 }
 
 function inputProperties(env: ModelEnv, model: Model): Record<string, JsonSchema> {
@@ -154,7 +176,7 @@ function inputProperties(env: ModelEnv, model: Model): Record<string, JsonSchema
     const schema = attributeIn(env, attr);
     if (schema !== null) properties[attr.name] = schema;
   }
-  return properties;
+  return { ...properties, ...morphsIn(morphEnv(env), model) };
 }
 
 /** A component as written: its attributes, and the `id` of the entry an update keeps. */
@@ -212,6 +234,12 @@ function relationOps(target: JsonSchema): JsonSchema {
   };
 }
 
+/** A relation as a write takes it: its targets (a list for a to-many side), or connect / disconnect / set. */
+function relationIn(env: ModelEnv, toMany: boolean): JsonSchema {
+  const target = env.set.ref('RelationTarget', () => RELATION_TARGET);
+  return toMany ? { anyOf: [list(target), relationOps(target)] } : { anyOf: [target, { type: 'null' }, relationOps(target)] };
+}
+
 /** An attribute's value as a create or update takes it. */
 function attributeIn(env: ModelEnv, attr: Attribute): JsonSchema | null {
   switch (attr.kind) {
@@ -219,10 +247,8 @@ function attributeIn(env: ModelEnv, attr: Attribute): JsonSchema | null {
       return attr.required ? scalarIn(attr) : nullable(scalarIn(attr));
     case 'media':
       return attr.multiple ? list({ type: 'integer', description: 'File id' }) : { type: ['integer', 'null'], description: 'File id' };
-    case 'relation': {
-      const target = env.set.ref('RelationTarget', () => RELATION_TARGET);
-      return attr.toMany ? { anyOf: [list(target), relationOps(target)] } : { anyOf: [target, { type: 'null' }, relationOps(target)] };
-    }
+    case 'relation':
+      return relationIn(env, attr.toMany);
     case 'component': {
       const component = env.registry.component(attr.component);
       if (!component) return null;

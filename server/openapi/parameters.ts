@@ -14,8 +14,11 @@ function scalarNames(model: ContentTypeModel): string[] {
   return [...names, 'createdAt', 'updatedAt', 'publishedAt', ...(model.localized ? ['locale'] : [])];
 }
 
-/** Attributes `populate` may name: relations, media, components and dynamic zones. */
-const populatable = (model: ContentTypeModel): string[] => [...model.attributes.values()].filter((a) => a.kind !== 'scalar' && !a.private).map((a) => a.name);
+/** Attributes `populate` may name: relations, media, components, dynamic zones and morph relations. */
+const populatable = (model: ContentTypeModel): string[] => [
+  ...[...model.attributes.values()].filter((a) => a.kind !== 'scalar' && !a.private).map((a) => a.name),
+  ...[...(model.morphs?.values() ?? [])].filter((m) => m.raw.private !== true).map((m) => m.name),
+];
 
 /** `{ $eq: ..., $in: [...], ... }`: Strapi's comparison operators. */
 const OPERATORS: JsonSchema = {

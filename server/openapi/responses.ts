@@ -39,9 +39,12 @@ const FAILURES: Readonly<Record<string, string>> = {
   404: 'No such document (NotFoundError)',
 };
 
+/** `$ref` to Strapi's error envelope. */
+export const errorRef = (set: SchemaSet): JsonSchema => set.ref('Error', () => ERROR);
+
 /** The 400, 401, 403 and 404 answers, each Strapi's error envelope. */
 export function errorResponses(set: SchemaSet): Record<string, JsonSchema> {
-  const schema = set.ref('Error', () => ERROR);
+  const schema = errorRef(set);
   return Object.fromEntries(Object.entries(FAILURES).map(([status, description]) => [status, { description, content: { 'application/json': { schema } } }]));
 }
 

@@ -1,6 +1,6 @@
 import { FILE_UID } from '../schema/types.js';
 import { documentRef, type ModelEnv } from './models.js';
-import { errorResponses, type PathItem } from './responses.js';
+import { errorResponses, paginationRef, type PathItem } from './responses.js';
 import type { JsonSchema } from './schema-set.js';
 
 /** The upload plugin's Content API actions (`plugin::upload.content-api.*`), as upload-api.ts checks them. */
@@ -34,6 +34,19 @@ const LIST_PARAMETERS: JsonSchema[] = [
   { name: 'start', in: 'query', description: 'Files to skip.', schema: { type: 'integer', minimum: 0 } },
   { name: 'limit', in: 'query', description: 'Most files to answer (-1: all).', schema: { type: 'integer' } },
 ];
+
+/** `pagination[page]` / `pagination[pageSize]` (or `start` / `limit`) of `/api/upload/files/page`. */
+const PAGINATION: JsonSchema = {
+  name: 'pagination',
+  in: 'query',
+  style: 'deepObject',
+  explode: true,
+  description: 'By page (`pagination[page]=2&pagination[pageSize]=10`) or by offset (`pagination[start]`, `pagination[limit]`).',
+  schema: {
+    type: 'object',
+    properties: { page: { type: 'integer', minimum: 1 }, pageSize: { type: 'integer', minimum: 1 }, start: { type: 'integer', minimum: 0 }, limit: { type: 'integer' } },
+  },
+};
 
 /** `multipart/form-data` of an upload: the files, their info, and what they are attached to. */
 const UPLOAD_FORM: JsonSchema = {
@@ -72,6 +85,20 @@ export function uploadPaths(env: ModelEnv & { readonly canCall: (action: string)
   if (env.canCall(UPLOAD_ACTION.find)) {
     out['/api/upload/files'] = {
       get: { tags, operationId: 'findFiles', summary: 'List files', parameters: LIST_PARAMETERS, responses: { 200: many('Files (a bare list)'), ...errors() } },
+    };
+    const page: JsonSchema = {
+      type: 'object',
+      required: ['data', 'meta'],
+      properties: { data: { type: 'array', items: file }, meta: { type: 'object', required: ['pagination'], properties: { pagination: paginationRef(env.set) } } },
+    };
+    out['/api/upload/files/page'] = {
+      get: {
+        tags,
+        operationId: 'findFilesPage',
+        summary: 'List files a page at a time, with the total (Hearth; Strapi has only the bare list)',
+        parameters: [...LIST_PARAMETERS.slice(0, 2), PAGINATION],
+        responses: { 200: { description: 'A page of files', content: { 'application/json': { schema: page } } }, ...errors() },
+      },
     };
   }
   const item: PathItem = {};

@@ -17,6 +17,20 @@ interface OpenApiDoc extends Json {
 }
 
 const DOC = '/hearth/openapi.json';
+/** The users & permissions auth routes Strapi's public role may call on a fresh install (login, register, password reset ...). */
+const PUBLIC_AUTH_PATHS = {
+  '/api/auth/forgot-password': ['post'],
+  '/api/auth/local': ['post'],
+  '/api/auth/local/register': ['post'],
+  '/api/auth/refresh': ['post'],
+  '/api/auth/reset-password': ['post'],
+  '/api/auth/send-email-confirmation': ['post'],
+};
+const USERS_PERMISSIONS_PATHS = {
+  ...PUBLIC_AUTH_PATHS,
+  '/api/auth/change-password': ['post'],
+  '/api/auth/logout': ['post'],
+};
 const ALL_PATHS = {
   '/api/articles': ['get', 'post'],
   '/api/articles/{documentId}': ['delete', 'get', 'put'],
@@ -29,7 +43,17 @@ const ALL_PATHS = {
   '/api/tags/{documentId}': ['delete', 'get', 'put'],
   '/api/upload': ['post'],
   '/api/upload/files': ['get'],
+  '/api/upload/files/page': ['get'],
   '/api/upload/files/{id}': ['delete', 'get'],
+  ...USERS_PERMISSIONS_PATHS,
+  '/api/users': ['get', 'post'],
+  '/api/users-permissions/permissions': ['get'],
+  '/api/users-permissions/roles': ['get', 'post'],
+  '/api/users-permissions/roles/{id}': ['delete', 'get', 'put'],
+  '/api/users/count': ['get'],
+  '/api/users/me': ['get'],
+  '/api/users/{id}': ['delete', 'get', 'put'],
+  '/hearth/events': ['get'],
 };
 
 let server: TestServer;
@@ -142,14 +166,14 @@ describe('GET /hearth/openapi.json', () => {
     expect(text).not.toContain('folderPath');
   });
 
-  it('lists only what the caller may call: nothing for a bare public role, one GET once find is granted, everything for a full-access token', async () => {
-    expect((await openApi()).paths).toEqual({});
+  it('lists only what the caller may call: the auth routes for a bare public role, one GET (and the change stream) once find is granted, everything for a full-access token', async () => {
+    expect(operations(await openApi())).toEqual(PUBLIC_AUTH_PATHS);
     const readOnly = await server.token('custom', ['api::article.article.find']);
-    expect(operations(await openApi(readOnly))).toEqual({ '/api/articles': ['get'] });
+    expect(operations(await openApi(readOnly))).toEqual({ '/api/articles': ['get'], '/hearth/events': ['get'] });
     await server.server.services.permissions.grant('public', ['api::tag.tag.find']);
     try {
       const doc = await openApi();
-      expect(operations(doc)).toEqual({ '/api/tags': ['get'] });
+      expect(operations(doc)).toEqual({ ...PUBLIC_AUTH_PATHS, '/api/tags': ['get'], '/hearth/events': ['get'] });
       // Only the schemas the listed operations reach.
       expect(Object.keys(doc.components.schemas)).not.toContain('Article');
     } finally {
@@ -177,9 +201,19 @@ describe('GET /hearth/openapi.json', () => {
     const [file] = await expectJson<{ id: number }[]>(await api('/api/upload', { method: 'POST', body: form }), 201);
     const doc = await openApi(fullAccess);
     const answered: Record<string, number> = {};
+    const roleId = 1; // one of the two roles every install has
     for (const [path, item] of Object.entries(doc.paths)) {
       if (!item.get) continue;
-      let url = path.replace('{id}', String(file?.id));
+      if (path === '/hearth/events') {
+        // A stream: its status and type, then it is let go.
+        const stop = new AbortController();
+        const res = await server.request(path, { token: fullAccess, signal: stop.signal });
+        expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+        answered[path] = res.status;
+        stop.abort();
+        continue;
+      }
+      let url = path.replace('/roles/{id}', `/roles/${roleId}`).replace('{id}', String(file?.id));
       if (url.includes('{documentId}')) {
         const [first] = await listOf(await api(path.slice(0, path.indexOf('/{'))));
         url = url.replace('{documentId}', first?.documentId ?? 'none');
@@ -192,7 +226,8 @@ describe('GET /hearth/openapi.json', () => {
         .map(([path]) => path)
         .sort(),
     );
-    expect(Object.values(answered).every((status) => status === 200)).toBe(true);
+    // An API token has no user: /api/users/me is a 401, and a file id names no user (204), as in Strapi.
+    expect(Object.fromEntries(Object.entries(answered).filter(([, status]) => status !== 200))).toEqual({ '/api/users/me': 401, '/api/users/{id}': 204 });
     expect((await server.request('/api/nothing-here', { token: fullAccess })).status).toBe(404);
   });
 });
