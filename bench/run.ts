@@ -14,6 +14,7 @@ import { checkpoint } from './lib/checkpoints.js';
 import { coldStarts } from './lib/cold-start.js';
 import { MiB, NOISE_CORES, POPULATE_STAR, RESULTS, SCHEMAS, log, messageOf, query } from './lib/common.js';
 import { sendJson } from './lib/http.js';
+import { GRAPHQL_LIST, compareGraphqlRest } from './lib/graphql-rest.js';
 import { describeMachine } from './lib/machine.js';
 import { OptionsError, USAGE, readOptions, type BenchOptions } from './lib/options.js';
 import { PAGE_COUNT, seedPages } from './lib/pages.js';
@@ -184,6 +185,7 @@ async function main(): Promise<number> {
     await ceiling.stop();
     ceiling = null;
     results = (await attempt('the runs with the response cache off', () => uncachedRuns(results, o, dataDir, token, env, cpu, all))) ?? results;
+    const graphql = await attempt(`the scenario ${GRAPHQL_LIST}`, () => compareGraphqlRest({ dataDir, token, env, cpu, options: o }));
 
     const upload = await runUploads(hearth, token, o.bigUploadMb);
     const imageBombs = upload.available ? await runImageBombs(hearth, token, work) : null;
@@ -235,6 +237,7 @@ async function main(): Promise<number> {
       upload,
       imageBombs,
       profiles,
+      graphql,
     };
     const report: BenchResults = { ...partial, targets: targets(partial), finishedAt: new Date().toISOString() };
     const markdown = toMarkdown(report);
