@@ -15,6 +15,8 @@ export interface Instances {
   readonly id: string;
   /** What an admin of this instance should know about the others, read now (empty on SQLite or alone). */
   warnings(): Promise<string[]>;
+  /** Renews this instance's row now, as the timer does every INSTANCE_HEARTBEAT_MS (a bookkeeping write: the change stamp stays). */
+  beat(): Promise<void>;
   /** Stops the heartbeat and removes this instance's row. */
   close(): Promise<void>;
 }
@@ -37,7 +39,7 @@ export function localFilesWarning(others: number): string {
 /** Registers this instance and starts its heartbeat; logs the warnings it starts with. */
 export async function startInstances({ database, uploadProvider, now, log, serving }: InstancesOptions): Promise<Instances> {
   const id = randomUUID();
-  if (database.kind !== 'postgres' || !serving) return { id, warnings: () => Promise.resolve([]), close: () => Promise.resolve() };
+  if (database.kind !== 'postgres' || !serving) return { id, warnings: () => Promise.resolve([]), beat: () => Promise.resolve(), close: () => Promise.resolve() };
   const { db } = database;
   const beat = async () => {
     const at = now().getTime();
@@ -73,6 +75,7 @@ export async function startInstances({ database, uploadProvider, now, log, servi
   return {
     id,
     warnings,
+    beat,
     async close() {
       clearInterval(timer);
       await beating;

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from './database.js';
+import { INSTANCES_TABLE, RATE_LIMITS_TABLE, STREAM_EVENTS_TABLE, WEBHOOK_DELIVERIES_TABLE, WEBHOOK_EVENTS_TABLE } from './system-tables.js';
 
 /**
  * PostgreSQL's change stamp: one row of `hearth_change` whose counter every write transaction of
  * every Hearth process on the database bumps inside that transaction (the transaction's first
  * statement after the write lock, postgres.ts), and every write outside a transaction in a
- * transaction of its own (pg-pool.ts). A reader reads the stamp before it reads any data; an
+ * transaction of its own (pg-pool.ts), except a bookkeeping write (writesOnlyBookkeeping). A reader reads the stamp before it reads any data; an
  * answer read under one stamp is served only to a request that read the same stamp after it
  * arrived, so it never misses a write acknowledged before that request (response-cache.ts).
  *
@@ -45,6 +46,32 @@ export function mayWrite(sqlText: string): boolean {
   const text = sqlText.replace(/^[\s(]+/, '');
   if (/^with\b/i.test(text)) return MODIFIES.test(text);
   return !READS.test(text);
+}
+
+/**
+ * Hearth's bookkeeping tables: instance heartbeats, rate-limit counters, webhook deliveries (and
+ * their pruned events), the change stream's events. No cached answer (a content-API GET) reads
+ * them, so a write to them alone, outside a transaction, leaves the stamp where it is: with N
+ * instances, each one's heartbeat every 10 s would otherwise drop every cache every 10/N s.
+ * Writes in a transaction always bump (postgres.ts): an event recorded with a content write moves
+ * the stamp with it.
+ */
+export const BOOKKEEPING_TABLES: ReadonlySet<string> = new Set([INSTANCES_TABLE, RATE_LIMITS_TABLE, WEBHOOK_DELIVERIES_TABLE, WEBHOOK_EVENTS_TABLE, STREAM_EVENTS_TABLE]);
+
+/** The table an INSERT, UPDATE or DELETE names first (quoted or bare, unqualified). */
+const TARGET = /^(?:insert\s+into|update|delete\s+from)\s+(?:"([^"]+)"|([a-z_][a-z0-9_]*))[\s(]/i;
+
+/**
+ * Whether a statement writes a bookkeeping table and nothing else: one INSERT, UPDATE or DELETE
+ * (no `;`, no leading WITH: PostgreSQL allows a data-modifying WITH only at the top) whose target
+ * is in BOOKKEEPING_TABLES. Conservative like mayWrite: anything unsure bumps.
+ */
+export function writesOnlyBookkeeping(sqlText: string): boolean {
+  const text = sqlText.replace(/^[\s(]+/, '');
+  if (text.includes(';')) return false;
+  const match = TARGET.exec(text);
+  const table = match?.[1] ?? match?.[2];
+  return table !== undefined && BOOKKEEPING_TABLES.has(table);
 }
 
 /** Whether a statement opens or ends a transaction block (savepoints excepted). */

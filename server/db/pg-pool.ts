@@ -1,7 +1,7 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { AppError } from '../errors/app-error.js';
-import { BUMP, isUndefinedTable, LOCK_CREATE_AND_BUMP, mayWrite, transactionEdge } from './pg-change.js';
+import { BUMP, isUndefinedTable, LOCK_CREATE_AND_BUMP, mayWrite, transactionEdge, writesOnlyBookkeeping } from './pg-change.js';
 
 /** Statements run so far on a pool: all of them, and those that may have written. */
 export interface StatementCounter {
@@ -60,7 +60,8 @@ type PgAnswer = pg.QueryResult | pg.QueryResult[];
 /**
  * Kysely's view of one pooled connection: counted statements, and cursors run as SqlCursor. A
  * statement that may write, run outside a transaction, runs in a transaction of its own that
- * bumps the change stamp first (pg-change.ts): no write ever commits without moving the stamp.
+ * bumps the change stamp first (pg-change.ts): no write ever commits without moving the stamp,
+ * but one to a bookkeeping table alone (a heartbeat, a rate-limit counter), which runs as it is.
  */
 class CountingClient implements PostgresPoolClient {
   readonly #client: pg.PoolClient;
@@ -83,7 +84,8 @@ class CountingClient implements PostgresPoolClient {
     const values = parameters === undefined ? [] : [...parameters];
     const edge = transactionEdge(what);
     if (edge !== null) this.#inTransaction = edge === 'begin';
-    const answer = edge === null && !this.#inTransaction && mayWrite(what) ? this.#inOwnTransaction(what, values) : this.#run(what, values);
+    const bumps = edge === null && !this.#inTransaction && mayWrite(what) && !writesOnlyBookkeeping(what);
+    const answer = bumps ? this.#inOwnTransaction(what, values) : this.#run(what, values);
     return answer.then(
       (result) => {
         // A multi-statement text answers with its last statement's result.

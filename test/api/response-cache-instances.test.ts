@@ -186,6 +186,32 @@ if (onPostgres()) {
       await send(a, `/api/articles/${doc.documentId}`, 'PUT', { title: 'series two, again' }, 200);
       expect((await readTwice<{ data: Doc }>(b, path)).data.title).toBe('series two, again');
     });
+
+    it('stays where it is on bookkeeping writes (heartbeats, rate-limit counts), so the cache still hits across them; a content write still moves it', async () => {
+      const doc = await send(a, '/api/articles', 'POST', { title: 'bookkeeping' }, 201);
+      const path = `/api/articles/${doc.documentId}?fields[0]=title`;
+      await readTwice(b, path);
+      const client = new pg.Client({ connectionString: url ?? '' });
+      await client.connect();
+      const stamp = async () => (await client.query<{ n: string }>('SELECT n FROM hearth_change WHERE id = 1')).rows[0]?.n;
+      try {
+        const before = await stamp();
+        await a.server.services.instances.beat();
+        await b.server.services.instances.beat();
+        // A failed login counts against the caller in hearth_rate_limits (the team's shared store).
+        expect((await a.request('/api/auth/local', { method: 'POST', json: { identifier: 'nobody@example.com', password: 'wrong-password' } })).status).toBe(400);
+        expect(Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM hearth_rate_limits')).rows[0]?.n)).toBeGreaterThan(0);
+        expect(await stamp()).toBe(before);
+        const statementsBefore = statements(b);
+        expect((await get<{ data: Doc }>(b, path)).data.title).toBe('bookkeeping');
+        expect(statements(b) - statementsBefore).toBeLessThanOrEqual(HIT());
+        await send(a, `/api/articles/${doc.documentId}`, 'PUT', { title: 'bookkeeping, written' }, 200);
+        expect(Number(await stamp())).toBeGreaterThan(Number(before));
+        expect((await readTwice<{ data: Doc }>(b, path)).data.title).toBe('bookkeeping, written');
+      } finally {
+        await client.end();
+      }
+    });
   });
 }
 
