@@ -14,7 +14,7 @@ import { checkpoint } from './lib/checkpoints.js';
 import { coldStarts } from './lib/cold-start.js';
 import { MiB, NOISE_CORES, POPULATE_STAR, RESULTS, SCHEMAS, log, messageOf, query } from './lib/common.js';
 import { sendJson } from './lib/http.js';
-import { GRAPHQL_LIST, compareGraphqlRest } from './lib/graphql-rest.js';
+import { GRAPHQL_LIST, compareGraphqlRest, graphqlRestOnly } from './lib/graphql-rest.js';
 import { describeMachine } from './lib/machine.js';
 import { OptionsError, USAGE, readOptions, type BenchOptions } from './lib/options.js';
 import { PAGE_COUNT, seedPages } from './lib/pages.js';
@@ -143,6 +143,7 @@ async function main(): Promise<number> {
   const work = await mkdtemp(join(tmpdir(), 'hearth-bench-'));
   if (!o.keep) scratch.add(work);
   await mkdir(RESULTS, { recursive: true });
+  if (o.graphql) return graphqlOnly(o, work);
   if (o.postgres) return postgresOnly(o, work);
   // The limit is raised for the run so the large upload is accepted.
   const env: NodeJS.ProcessEnv = { UPLOAD_SIZE_LIMIT: String(Math.max(209_715_200, (o.bigUploadMb + 64) * MiB)) };
@@ -254,6 +255,17 @@ async function main(): Promise<number> {
       if (stderr.trim()) log(`Hearth stderr (last lines):\n${stderr.split('\n').slice(-30).join('\n')}`);
     }
     if (o.keep) log(`kept ${work}${reused ? ` (the data stays in ${reused.dir})` : ''}`);
+    else await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** `--graphql`: the GraphQL list and its REST twin alone, on a fresh data dir, printed. */
+async function graphqlOnly(o: BenchOptions, work: string): Promise<number> {
+  try {
+    await snapshotHearth(work, log);
+    return await graphqlRestOnly(o, work);
+  } finally {
+    if (o.keep) log(`kept ${work}`);
     else await rm(work, { recursive: true, force: true });
   }
 }

@@ -83,7 +83,9 @@ export interface GraphqlComparison {
 }
 
 const perRequestCpu = (r: LoadResult) => (1000 * r.cpu.server) / Math.max(r.rps, 0.001);
-const line = (r: LoadResult) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${perRequestCpu(r).toFixed(2)} ms/request, non-2xx ${r.non2xx}, errors ${r.errors}`;
+const cores = (r: LoadResult) => `${r.cpu.server.toFixed(2)} / ${r.cpu.bench.toFixed(2)} / ${r.cpu.others.toFixed(2)}`;
+const line = (r: LoadResult) =>
+  `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${perRequestCpu(r).toFixed(2)} ms/request, non-2xx ${r.non2xx}, errors ${r.errors}; cores server / bench / others ${cores(r)}`;
 
 /**
  * Starts `hearth serve` on `dataDir` with the response cache off (every request computed, as the
@@ -122,15 +124,15 @@ export async function compareGraphqlRest(args: {
 /** The report's section: the pair with its ratio, and the two requests. */
 export function graphqlMarkdown(c: GraphqlComparison): string[] {
   const row = (name: string, r: LoadResult, bytes: number) =>
-    `| ${name} | ${r.rps.toLocaleString('en-US', { maximumFractionDigits: 0 })} | ${r.p50} ms | ${r.p90} ms | ${r.p99} ms | ${r.max} ms | ${perRequestCpu(r).toFixed(2)} ms | ${(bytes / 1024).toFixed(1)} kB | ${r.non2xx} / ${r.errors} |`;
+    `| ${name} | ${r.rps.toLocaleString('en-US', { maximumFractionDigits: 0 })} | ${r.p50} ms | ${r.p90} ms | ${r.p99} ms | ${r.max} ms | ${perRequestCpu(r).toFixed(2)} ms | ${cores(r)} | ${(bytes / 1024).toFixed(1)} kB | ${r.non2xx} / ${r.errors} |`;
   return [
     '',
     `## ${GRAPHQL_LIST}: GraphQL vs REST (computed)`,
     '',
     `The same ${c.entries} recipes with their cuisine and the cuisine's region, through \`POST /graphql\` and through REST's populate, on a server with \`HEARTH_RESPONSE_CACHE=false\` (every request computed). Before measuring, the bench checks that both answers carry the same entries (the documentId and fields of each recipe, its cuisine and their region, in the same order). **GraphQL / REST: ${(100 * c.ratio).toFixed(0)}%** of REST's requests per second.`,
     '',
-    '| Request | req/s | p50 | p90 | p99 | max | server CPU / request | Body | non-2xx / errors |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Request | req/s | p50 | p90 | p99 | max | server CPU / request | cores: server / bench / others | Body | non-2xx / errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     row('GraphQL', c.graphql, c.graphqlBytes),
     row('REST', c.rest, c.restBytes),
     '',

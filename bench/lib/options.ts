@@ -23,6 +23,8 @@ export interface BenchOptions {
   readonly bigUploadMb: number;
   /** Writes a CPU profile of the server under the `populate=*` list load. */
   readonly profile: boolean;
+  /** Runs only the GraphQL list and its REST twin (bench/lib/graphql-rest.ts) on a fresh data dir instead of the whole bench. */
+  readonly graphql: boolean;
   /** Pins the server to CPU 1 and the load generator to CPU 0 (needs taskset and 2+ cores). */
   readonly pin: boolean;
   /** Keeps the temporary data directories. */
@@ -45,6 +47,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --cold-starts K       cold starts per data dir (median)    (HEARTH_BENCH_COLD_STARTS, default 5)
   --big-upload-mb MB    size of the large upload, 0 = skip   (HEARTH_BENCH_BIG_UPLOAD_MB, default 1024)
   --profile             CPU-profile the server under the populate=* load (HEARTH_BENCH_PROFILE=1)
+  --graphql             only the GraphQL list (recipes -> cuisine -> region) and its REST twin, computed,
+                        on a fresh data dir of --docs recipes; prints both and the ratio (HEARTH_BENCH_GRAPHQL=1)
   --pin                 pin server to CPU 1, load generator to CPU 0 (HEARTH_BENCH_PIN=1)
   --keep                keep the temporary data directories  (HEARTH_BENCH_KEEP=1)
   --reuse DIR           measure the data a --keep run left in DIR (no seeding; --docs is taken from it)
@@ -56,7 +60,7 @@ export class OptionsError extends Error {
   override readonly name = 'OptionsError';
 }
 
-const FLAGS = new Set(['profile', 'pin', 'keep', 'help', 'postgres']);
+const FLAGS = new Set(['profile', 'pin', 'keep', 'help', 'postgres', 'graphql']);
 
 function int(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined || text === '') return fallback;
@@ -106,6 +110,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv = pr
     coldStarts: int('cold-starts', pick('cold-starts', 'HEARTH_BENCH_COLD_STARTS'), 5, 1, 50),
     bigUploadMb: int('big-upload-mb', pick('big-upload-mb', 'HEARTH_BENCH_BIG_UPLOAD_MB'), 1024, 0, 8192),
     profile: flags.has('profile') || truthy(env.HEARTH_BENCH_PROFILE),
+    graphql: flags.has('graphql') || truthy(env.HEARTH_BENCH_GRAPHQL),
     pin: flags.has('pin') || truthy(env.HEARTH_BENCH_PIN),
     keep: flags.has('keep') || truthy(env.HEARTH_BENCH_KEEP),
     reuse: values.get('reuse') ?? null,
