@@ -93,6 +93,20 @@ describe('the admin UI at /admin', () => {
     expect((await server.request('/admin/api/nothing')).headers.get('content-type')).toMatch(/^application\/json/);
   });
 
+  it('answers the API playground page with inline styles and data: fonts allowed (GraphiQL\'s editor), scripts still self only', async () => {
+    const editorCsp = CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "font-src 'self' data:; connect-src 'self'");
+    for (const [path, csp] of [
+      ['/admin/playground', editorCsp],
+      ['/admin/playground/', editorCsp],
+      ['/admin/playgrounds', CSP],
+      ['/admin/content/playground', CSP],
+    ] as const) {
+      const res = await server.request(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-security-policy'), path).toBe(csp);
+    }
+  });
+
   it('answers 503 with a page saying to build it when dist/renderer is missing', async () => {
     const bare = await startTestServer({ schemas, adminUiDir: join(uiDir, 'missing') });
     try {
