@@ -10,8 +10,8 @@ export interface OpenEntry {
   readonly locale: string | null;
   readonly entry: Entry | null;
   readonly dirty: boolean;
-  /** An action of this screen is writing: the events it raises are its own. */
-  readonly busy: boolean;
+  /** An action of this screen is writing, or its result is being read back: the events now are its own. */
+  readonly busy: () => boolean;
   /** Reads the entry again (the form is clean, or the user asked). */
   readonly reload: () => void;
 }
@@ -42,7 +42,7 @@ export function useChangedElsewhere(open: OpenEntry): boolean {
     if (!open.dirty) setChanged(false);
   }, [open.dirty]);
   useLiveEvents((signal) => {
-    if (open.busy || open.documentId === null) return;
+    if (open.busy() || open.documentId === null) return;
     if (signal !== 'reset' && !concerns(signal, open)) return;
     if (open.dirty) setChanged(true);
     else open.reload();

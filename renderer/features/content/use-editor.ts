@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { ApiError, describeError } from '../../api/errors';
@@ -47,6 +47,8 @@ export function useEditor(type: ContentType, documentId: string | null, locale: 
   const [state, setState] = useState<EditorState>({ phase: documentId ? 'loading' : 'ready', entry: null, source: null, values: blank, dirty: false, errors: new Map(), message: null, formKey: 0, busy: null });
   const [tick, setTick] = useState(0);
   const fromEntry = useCallback((entry: Entry) => toFormValues(schema, entry.values, lookup, targetLabel), [schema, lookup, targetLabel]);
+  // From an action's end until its result is read back: the stream's events are this screen's own writes.
+  const readingBack = useRef(false);
 
   useEffect(() => {
     if (!documentId) {
@@ -57,6 +59,9 @@ export function useEditor(type: ContentType, documentId: string | null, locale: 
     setState((s) => ({ ...s, phase: s.entry?.documentId === documentId && s.entry.locale === locale ? s.phase : 'loading' }));
     getDocument(client, uid, documentId, locale)
       .then((entry) => live && setState((s) => ({ ...s, phase: 'ready', entry, source: null, values: fromEntry(entry), dirty: false, errors: new Map(), formKey: s.formKey + 1 })))
+      .finally(() => {
+        if (live) readingBack.current = false;
+      })
       .catch(async (error: unknown) => {
         if (!(error instanceof ApiError && error.status === 404)) return live && setState((s) => ({ ...s, phase: 'error', message: describeError(error) }));
         // Not in this locale: is the document there in another one?
@@ -68,7 +73,15 @@ export function useEditor(type: ContentType, documentId: string | null, locale: 
     };
   }, [client, uid, documentId, locale, tick, blank, fromEntry]);
 
-  const changedElsewhere = useChangedElsewhere({ uid, documentId, locale, entry: state.entry, dirty: state.dirty, busy: state.busy !== null, reload: () => setTick((t) => t + 1) });
+  const changedElsewhere = useChangedElsewhere({
+    uid,
+    documentId,
+    locale,
+    entry: state.entry,
+    dirty: state.dirty,
+    busy: () => state.busy !== null || readingBack.current,
+    reload: () => setTick((t) => t + 1),
+  });
 
   // After a refused save, the first field in need (in the form's order) takes the focus.
   useEffect(() => {
@@ -113,7 +126,10 @@ export function useEditor(type: ContentType, documentId: string | null, locale: 
   const after = (id: string, message: string) => {
     notify(message);
     if (id !== documentId) openDoc(id);
-    else setTick((t) => t + 1);
+    else {
+      readingBack.current = true;
+      setTick((t) => t + 1);
+    }
   };
 
   const save = () => run('save', write).then((id) => id && after(id, 'Saved'));
