@@ -29,6 +29,8 @@ export default defineConfig({
       '/admin/api': { target, changeOrigin: true },
       '/api': { target, changeOrigin: true },
       '/uploads': { target, changeOrigin: true },
+      // The change stream the screens refresh from (and the OpenAPI document).
+      '/hearth': { target, changeOrigin: true },
     },
   },
 });
