@@ -6,12 +6,12 @@ import type { ComponentModel, ContentTypeModel, ScalarType } from '../schema/typ
  * `ENUM_<TYPE>_<ATTR>`.
  */
 
+/** lodash's `words` on ASCII: an acronym, a capitalised or lower-case run, or digits (`myAPI2x` -> my, API, 2, x). */
+const WORDS = /[A-Z]{2,}(?=[A-Z][a-z]|[0-9]|[^A-Za-z0-9]|$)|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g;
+
+/** Strapi's `upperFirst(camelCase(text))`: each word capitalised, the rest lower-cased (`blog-post` -> `BlogPost`, `variant2x` -> `Variant2X`). */
 const pascal = (text: string): string =>
-  text
-    .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w !== '')
-    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
-    .join('');
+  (text.match(WORDS) ?? []).map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join('');
 
 const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
 
@@ -37,6 +37,19 @@ export const listQueryOf = (model: ContentTypeModel): string => lowerFirst(prefi
 
 /** `ENUM_SPECIMEN_S_ENUM`. */
 export const enumNameOf = (typeName: string, attribute: string): string => `ENUM_${typeName.toUpperCase()}_${attribute.toUpperCase()}`;
+
+/**
+ * An enumeration value's GraphQL name, as Strapi's `toRegressedEnumValue` (slugify with `_`, case
+ * kept): `in-stock` -> `in_stock`, `Out of stock` -> `Out_of_stock`, `Été` -> `Ete`. The value
+ * itself is what is stored and sent over REST.
+ */
+export const enumValueNameOf = (value: string): string =>
+  value
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replaceAll('&', ' and ')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
 
 /** `ArticleBlocksDynamicZone`. */
 export const dynamicZoneNameOf = (typeName: string, attribute: string): string => `${typeName}${pascal(attribute)}DynamicZone`;

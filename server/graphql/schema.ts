@@ -6,7 +6,7 @@ import {
 import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type Attribute, type ComponentModel, type ContentTypeModel, type Model, type ScalarAttribute } from '../schema/types.js';
 import { idFilterInput, scalarFilterInput } from './filters.js';
-import { componentTypeNameOf, dynamicZoneNameOf, enumNameOf, listQueryOf, scalarNameOf, singleQueryOf, typeNameOf } from './names.js';
+import { componentTypeNameOf, dynamicZoneNameOf, enumNameOf, enumValueNameOf, listQueryOf, scalarNameOf, singleQueryOf, typeNameOf } from './names.js';
 import { connectionOf, relationList, relationOne, rootResolvers, toManyField, type GraphqlContext } from './resolve.js';
 import { meField } from './me.js';
 import { contentMutations } from './mutations.js';
@@ -67,7 +67,7 @@ export function buildGraphqlSchema(args: { registry: Registry; localeCodes: () =
     const name = enumNameOf(typeName, attribute.name);
     const known = named.get(name);
     if (known instanceof GraphQLEnumType) return known;
-    return remember(new GraphQLEnumType({ name, values: Object.fromEntries((attribute.enum ?? []).map((v) => [v, { value: v }])) }));
+    return remember(new GraphQLEnumType({ name, values: Object.fromEntries((attribute.enum ?? []).map((v) => [enumValueNameOf(v), { value: v }])) }));
   };
   const scalarOut = (typeName: string, a: ScalarAttribute): GraphQLOutputType => (a.type === 'enumeration' ? enumOf(typeName, a) : SCALARS[scalarNameOf(a.type)]);
 
