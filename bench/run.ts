@@ -25,7 +25,7 @@ import { loadHearth, runScenario, scenarios } from './lib/scenarios.js';
 import { seedRecipes, seedReferences } from './lib/seed.js';
 import { ROOT, createToken, memoryOf, snapshotHearth, startHearth, stopAllChildren, type HearthProcess } from './lib/server.js';
 import { targets } from './lib/targets.js';
-import { WEBHOOK_UPDATES, updatesWithWebhooks } from './lib/webhook-updates.js';
+import { WEBHOOK_UPDATES, updatesOnly, updatesWithWebhooks } from './lib/webhook-updates.js';
 import { runImageBombs } from './lib/upload-images.js';
 import { runUploads } from './lib/upload.js';
 
@@ -145,6 +145,7 @@ async function main(): Promise<number> {
   await mkdir(RESULTS, { recursive: true });
   if (o.graphql) return graphqlOnly(o, work);
   if (o.postgres) return postgresOnly(o, work);
+  if (o.only === 'update') return updateOnly(o, work);
   // The limit is raised for the run so the large upload is accepted.
   const env: NodeJS.ProcessEnv = { UPLOAD_SIZE_LIMIT: String(Math.max(209_715_200, (o.bigUploadMb + 64) * MiB)) };
   const warnings: string[] = [];
@@ -280,6 +281,17 @@ async function postgresOnly(o: BenchOptions, work: string): Promise<number> {
     process.stdout.write(`${markdown}\n`);
     log(`written: ${join(RESULTS, 'postgres-latest.md')}`);
     return result.stale === 0 ? 0 : 1;
+  } finally {
+    if (o.keep) log(`kept ${work}`);
+    else await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** `--only update`: the update scenario with and without webhooks (bench/lib/webhook-updates.ts), printed. */
+async function updateOnly(o: BenchOptions, work: string): Promise<number> {
+  try {
+    await snapshotHearth(work, log);
+    return await updatesOnly(o, work, {});
   } finally {
     if (o.keep) log(`kept ${work}`);
     else await rm(work, { recursive: true, force: true });

@@ -33,6 +33,8 @@ export interface BenchOptions {
   readonly reuse: string | null;
   /** Runs only the PostgreSQL two-instance scenario (bench/lib/postgres-team.ts) instead of the SQLite bench. */
   readonly postgres: boolean;
+  /** Runs only this scenario family instead of the whole bench (`update`: updates with and without webhooks, interleaved). */
+  readonly only: 'update' | null;
 }
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -54,6 +56,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --reuse DIR           measure the data a --keep run left in DIR (no seeding; --docs is taken from it)
   --postgres            only the team scenario: two instances on one embedded PostgreSQL, populate=* cached
                         and computed, and read-your-write across them (HEARTH_BENCH_POSTGRES=1)
+  --only update         only the update scenario, with no webhook and with 3, interleaved twice, on a
+                        fresh data dir of --docs recipes; prints req/s and server CPU per request
 `;
 
 export class OptionsError extends Error {
@@ -93,11 +97,13 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv = pr
     values.set(name, value);
   }
   if (flags.has('help')) return null;
-  const known = ['docs', 'duration', 'warmup', 'connections', 'attempts', 'slugs', 'reuse', 'seed-concurrency', 'cold-starts', 'big-upload-mb'];
+  const known = ['docs', 'duration', 'warmup', 'connections', 'attempts', 'slugs', 'reuse', 'seed-concurrency', 'cold-starts', 'big-upload-mb', 'only'];
   for (const name of values.keys()) if (!known.includes(name)) throw new OptionsError(`unknown option --${name}`);
   const pick = (name: string, envName: string) => values.get(name) ?? env[envName];
   const docs = int('docs', pick('docs', 'HEARTH_BENCH_DOCS'), 2000, 1, 100_000);
   const slugs = (pick('slugs', 'HEARTH_BENCH_SLUGS') ?? 'auto').toLowerCase();
+  const only = values.get('only') ?? null;
+  if (only !== null && only !== 'update') throw new OptionsError(`--only must be update (got "${only}")`);
   if (!['auto', 'on', 'off'].includes(slugs)) throw new OptionsError(`--slugs must be auto, on or off (got "${slugs}")`);
   return {
     docs,
@@ -115,5 +121,6 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv = pr
     keep: flags.has('keep') || truthy(env.HEARTH_BENCH_KEEP),
     reuse: values.get('reuse') ?? null,
     postgres: flags.has('postgres') || truthy(env.HEARTH_BENCH_POSTGRES),
+    only,
   };
 }

@@ -1,12 +1,15 @@
 import { createServer, type Server } from 'node:http';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { AddressInfo } from 'node:net';
-import { log } from './common.js';
+import { SCHEMAS, log } from './common.js';
+import type { LoadResult } from './load.js';
 import type { BenchOptions } from './options.js';
 import type { ScenarioResult } from './report.js';
-import { loadHearth, type Scenario } from './scenarios.js';
-import { hearthCli, type HearthProcess } from './server.js';
+import { loadHearth, scenarios, type Scenario } from './scenarios.js';
+import { seedRecipes, seedReferences } from './seed.js';
+import { createToken, hearthCli, startHearth, type HearthProcess } from './server.js';
 
 /** Webhooks the scenario configures (issue 19: update throughput with 3 webhooks configured vs none). */
 export const WEBHOOK_COUNT = 3;
@@ -69,5 +72,49 @@ export async function updatesWithWebhooks(update: Scenario, hearth: HearthProces
   } finally {
     for (const id of ids) await hearthCli(['webhook', 'remove', '--id', id, '--data', dataDir]).catch(() => undefined);
     await new Promise<void>((resolve) => hook.server.close(() => resolve()));
+  }
+}
+
+/** Rounds of `--only update`: none, webhooks, none, webhooks (interleaved, so a noisy stretch of the machine hits both). */
+const ONLY_ROUNDS = 2;
+
+const perRequest = (r: LoadResult): string => `${r.rps.toFixed(0)} req/s, server CPU ${((1000 * r.cpu.server) / Math.max(r.rps, 0.001)).toFixed(2)} ms/request (others ${r.cpu.others.toFixed(2)} cores)`;
+
+/**
+ * `npm run bench -- --only update`: seeds `o.docs` recipes on a fresh data dir, then measures the
+ * update scenario with no webhook and with WEBHOOK_COUNT webhooks, interleaved ONLY_ROUNDS times,
+ * and prints req/s and the server's CPU per request of each run and their ratio (no report file).
+ */
+export async function updatesOnly(o: BenchOptions, work: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const dataDir = join(work, 'data');
+  await mkdir(dataDir);
+  const token = await createToken(dataDir);
+  const hearth = await startHearth({ dataDir, schemas: SCHEMAS, env });
+  try {
+    log(`seeding ${o.docs} recipes on ${hearth.url} (pid ${hearth.pid})...`);
+    const refs = await seedReferences(hearth.url, token);
+    const seeded = await seedRecipes({ url: hearth.url, token, refs, count: o.docs, concurrency: o.seedConcurrency, slugs: o.slugs, checkpoints: [], onCheckpoint: async () => undefined });
+    const update = scenarios(o.docs, seeded.documentIds, []).find((s) => s.name === 'update');
+    if (!update) throw new Error('no update scenario');
+    const none: LoadResult[] = [];
+    const hooked: LoadResult[] = [];
+    for (let round = 1; round <= ONLY_ROUNDS; round++) {
+      log(`- update, no webhook (round ${round}/${ONLY_ROUNDS})...`);
+      none.push(await loadHearth(update, hearth, token, o));
+      hooked.push((await updatesWithWebhooks(update, hearth, dataDir, token, o)).hearth);
+    }
+    const sum = (rs: LoadResult[], f: (r: LoadResult) => number) => rs.reduce((s, r) => s + f(r), 0);
+    const rps = (rs: LoadResult[]) => sum(rs, (r) => r.rps) / rs.length;
+    const cpu = (rs: LoadResult[]) => (1000 * sum(rs, (r) => r.cpu.server * r.seconds)) / sum(rs, (r) => r.requests);
+    const lines = [
+      `update scenario, ${o.docs} docs, ${o.connections} connections, ${o.duration} s per run, ${ONLY_ROUNDS} interleaved rounds`,
+      ...none.map((r, i) => `  no webhook   #${i + 1}: ${perRequest(r)}`),
+      ...hooked.map((r, i) => `  ${WEBHOOK_COUNT} webhooks  #${i + 1}: ${perRequest(r)}`),
+      `  mean: ${rps(none).toFixed(0)} vs ${rps(hooked).toFixed(0)} req/s (${((100 * rps(hooked)) / rps(none)).toFixed(0)}%), server CPU ${cpu(none).toFixed(2)} vs ${cpu(hooked).toFixed(2)} ms/request`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  } finally {
+    await hearth.stop();
   }
 }
