@@ -252,6 +252,8 @@ export const WEBHOOK_DELIVERY_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 export const WEBHOOK_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 /** A server sending a delivery holds it this long (its timeout and a second); another server sharing the database sends it only after. */
 export const WEBHOOK_LEASE_MS = WEBHOOK_TIMEOUT_MS + 1000;
+/** Deliveries of one webhook the dispatcher reads, claims and settles with one statement each (sent one at a time, in order, within WEBHOOK_LEASE_MS - WEBHOOK_TIMEOUT_MS of the claim). */
+export const WEBHOOK_BATCH_SIZE = 64;
 
 /** The change stream (`GET /hearth/events`) resumes from events this recent (24 h); older: a `reset` event. */
 export const EVENT_STREAM_RETENTION_MS = 24 * 60 * 60 * 1000;

@@ -20,8 +20,8 @@ export interface EventSink {
   wants(db: Db, event: string): Promise<boolean>;
   /** Records an event: `payload` holds the body's keys after `event` and `createdAt`, in order. */
   record(db: Db, event: string, payload: Record<string, unknown>): Promise<void>;
-  /** The transaction that recorded events has committed: their deliveries may start. */
-  committed(): void;
+  /** The transaction `db` that recorded events has committed: their deliveries may start (without `db`: whatever is pending). */
+  committed(db?: Db): void;
 }
 
 /** One raised event: a row re-read (and populated) at the end of the transaction, or a row as it was before its removal. */
@@ -130,12 +130,12 @@ export async function recordEvents(deps: DocumentDeps, trx: Db, raised: RaisedEv
  */
 export async function eventTransaction<T>(deps: DocumentDeps, fn: (trx: Db, events: RaisedEvents) => Promise<T>): Promise<T> {
   const events = raisedEvents();
-  let recorded = false;
+  let recorded: Db | null = null;
   const out = await deps.database.db.transaction().execute(async (trx) => {
     const result = await fn(trx, events);
-    recorded = await recordEvents(deps, trx, events);
+    if (await recordEvents(deps, trx, events)) recorded = trx;
     return result;
   });
-  if (recorded) deps.events?.committed();
+  if (recorded) deps.events?.committed(recorded);
   return out;
 }

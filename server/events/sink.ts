@@ -24,8 +24,8 @@ export function createStreamSink(args: { database: Database; now: () => Date; in
       await inner.record(db, event, payload);
       if (await recording(db)) await insertEvent(db, event, payload, now());
     },
-    committed: () => {
-      inner.committed();
+    committed: (db) => {
+      inner.committed(db);
       args.committed();
     },
   };

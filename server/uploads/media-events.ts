@@ -19,7 +19,7 @@ export async function mediaTransaction<T>(
   registry: () => Registry,
   fn: (trx: Db, raise: (event: MediaEvent, file: number | Row) => Promise<void>) => Promise<T>,
 ): Promise<T> {
-  let recorded = false;
+  let recorded: Db | null = null;
   const out = await db.transaction().execute((trx) =>
     fn(trx, async (event, file) => {
       if (!sink || !(await sink.wants(trx, event))) return;
@@ -27,9 +27,9 @@ export async function mediaTransaction<T>(
       if (!row) return;
       const model = fileModel(registry());
       await sink.record(trx, event, { media: serializeRow(model, row, defaultFields(model)) });
-      recorded = true;
+      recorded = trx;
     }),
   );
-  if (recorded) sink?.committed();
+  if (recorded) sink?.committed(recorded);
   return out;
 }

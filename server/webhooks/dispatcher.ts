@@ -1,8 +1,9 @@
 import type { Db } from '../db/database.js';
-import { WEBHOOK_DELIVERIES_TABLE, WEBHOOK_EVENTS_TABLE } from '../db/system-tables.js';
-import { WEBHOOK_LEASE_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_BASE_MS, WEBHOOK_RETRY_MAX_MS } from '../limits.js';
-import { sendEvent } from './send.js';
-import type { WebhookStore } from './store.js';
+import { WEBHOOK_DELIVERIES_TABLE } from '../db/system-tables.js';
+import { WEBHOOK_LEASE_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_BASE_MS, WEBHOOK_RETRY_MAX_MS, WEBHOOK_TIMEOUT_MS } from '../limits.js';
+import { claim, queueHead, release, settleDelivered, settleOne, skipQueue, type QueuedDelivery } from './queue.js';
+import { createSender } from './send-fast.js';
+import type { Webhook, WebhookStore } from './store.js';
 
 /**
  * Delivers the outbox after each commit, outside any request: one worker per webhook sends its
@@ -12,14 +13,25 @@ import type { WebhookStore } from './store.js';
  * next one goes. A 2xx marks it delivered, never to be sent again. What is pending when the server
  * stops is sent when it starts again.
  *
+ * The bookkeeping is per batch, not per delivery (queue.ts): a worker reads the head of its queue
+ * (WEBHOOK_BATCH_SIZE), claims the due prefix in one statement, sends it in order for at most
+ * WEBHOOK_LEASE_MS - WEBHOOK_TIMEOUT_MS, and settles what was acknowledged in one statement; a
+ * failure settles that one delivery and gives the rest back. So the statements competing with the
+ * writes for SQLite's single writer are a handful per batch, and a receiver that keeps up costs
+ * no statement per delivery. (A server killed mid-batch sends what it had acknowledged but not yet
+ * settled again, as it would for one delivery killed between answer and settle.)
+ *
  * Several servers may share one database (PostgreSQL instances, or two processes on one SQLite
- * file): before sending, a worker claims the delivery by moving its next attempt WEBHOOK_LEASE_MS
- * ahead in one conditional UPDATE, so only one of them sends it, and a server that dies while
- * sending leaves it to be retried once the lease ends.
+ * file): the claim moves the batch's next attempt WEBHOOK_LEASE_MS ahead in one conditional
+ * UPDATE, so only one of them sends it, and a server that dies while sending leaves it to be
+ * retried once the lease ends.
  */
 
 /** Wait before attempt `attempts + 1`. */
 export const backoffMs = (attempts: number, baseMs = WEBHOOK_RETRY_BASE_MS): number => Math.min(WEBHOOK_RETRY_MAX_MS, baseMs * 2 ** Math.max(0, attempts - 1));
+
+/** How long after its claim a batch may start another send (the last one then ends within the lease). */
+const BATCH_WINDOW_MS = WEBHOOK_LEASE_MS - WEBHOOK_TIMEOUT_MS;
 
 export interface DispatcherArgs {
   readonly db: Db;
@@ -38,27 +50,57 @@ export function createDispatcher(args: DispatcherArgs) {
   let generation = 0;
   let scanning: Promise<void> | null = null;
   let rescan = false;
+  const sender = createSender();
 
-  async function head(webhookId: number) {
-    return db
-      .selectFrom(WEBHOOK_DELIVERIES_TABLE)
-      .innerJoin(WEBHOOK_EVENTS_TABLE, `${WEBHOOK_EVENTS_TABLE}.id`, `${WEBHOOK_DELIVERIES_TABLE}.event_id`)
-      .select([`${WEBHOOK_DELIVERIES_TABLE}.id as id`, 'attempts', 'next_at', 'event', 'payload'])
-      .where('webhook_id', '=', webhookId)
-      .where('status', '=', 'pending')
-      .orderBy(`${WEBHOOK_DELIVERIES_TABLE}.id`)
-      .executeTakeFirst();
+  function later(webhookId: number, ms: number): void {
+    clearTimeout(timers.get(webhookId));
+    const timer = setTimeout(() => {
+      timers.delete(webhookId);
+      start(webhookId);
+    }, ms);
+    timer.unref();
+    timers.set(webhookId, timer);
   }
 
-  async function settle(
-    id: number,
-    set: { status: string; attempts: number; next_at?: string; response_status: number | null; error: string | null; delivered_at?: string },
-  ) {
-    await db
-      .updateTable(WEBHOOK_DELIVERIES_TABLE)
-      .set({ ...set, updated_at: now().toISOString() })
-      .where('id', '=', id)
-      .execute();
+  /** Sends a claimed batch in order; answers false when the server stops meanwhile. */
+  async function sendBatch(webhook: Webhook, batch: readonly QueuedDelivery[], lease: string, claimedAt: number): Promise<boolean> {
+    const acknowledged = new Map<number, number[]>();
+    const flush = async () => {
+      const stamp = now().toISOString();
+      for (const [status, ids] of acknowledged) await settleDelivered(db, ids, status, stamp);
+      acknowledged.clear();
+    };
+    for (const [i, d] of batch.entries()) {
+      if (i > 0 && (stop.signal.aborted || now().getTime() - claimedAt > BATCH_WINDOW_MS)) {
+        await flush();
+        await release(db, batch.slice(i), lease);
+        return !stop.signal.aborted;
+      }
+      const payload = JSON.parse(d.payload) as Record<string, unknown>;
+      const result = await sender.send({ webhook, event: d.event, payload, now: now(), stop: stop.signal });
+      if (result.aborted) {
+        // Stopped mid-send: the next start sends it at once.
+        await flush();
+        await release(db, batch.slice(i), lease);
+        return false;
+      }
+      if (result.statusCode >= 200 && result.statusCode < 300 && !result.network) {
+        acknowledged.set(result.statusCode, [...(acknowledged.get(result.statusCode) ?? []), d.id]);
+        continue;
+      }
+      await flush();
+      const tried = d.attempts + 1;
+      const at = now();
+      const error = result.message ?? `HTTP ${result.statusCode}`;
+      const failed = tried >= WEBHOOK_MAX_ATTEMPTS;
+      const next_at = new Date(at.getTime() + backoffMs(tried, args.retryBaseMs)).toISOString();
+      await settleOne(db, d.id, { status: failed ? 'failed' : 'pending', attempts: tried, next_at, response_status: result.network ? null : result.statusCode, error }, at.toISOString());
+      if (failed) log(`webhook ${webhook.id}: ${d.event} not delivered after ${tried} attempts (${error})`);
+      await release(db, batch.slice(i + 1), lease);
+      return true;
+    }
+    await flush();
+    return true;
   }
 
   /** Sends one webhook's deliveries in order until none is due. */
@@ -66,67 +108,29 @@ export function createDispatcher(args: DispatcherArgs) {
     for (;;) {
       if (stop.signal.aborted) return;
       const seen = generation;
-      const next = await head(webhookId);
-      if (!next) {
+      const head = await queueHead(db, webhookId);
+      const [first] = head;
+      if (first === undefined) {
         if (seen === generation) return;
         continue;
       }
-      const due = Date.parse(next.next_at) - now().getTime();
-      if (due > 0) {
-        clearTimeout(timers.get(webhookId));
-        const timer = setTimeout(() => {
-          timers.delete(webhookId);
-          start(webhookId);
-        }, due);
-        timer.unref();
-        timers.set(webhookId, timer);
-        return;
-      }
+      const at = now().getTime();
+      const wait = Date.parse(first.nextAt) - at;
+      if (wait > 0) return later(webhookId, wait);
       const webhook = await store.get(webhookId);
-      const attempts = Number(next.attempts);
       if (!webhook || !webhook.isEnabled) {
-        await settle(Number(next.id), { status: 'skipped', attempts, response_status: null, error: webhook ? 'webhook disabled' : 'webhook removed' });
+        await skipQueue(db, webhookId, webhook ? 'webhook disabled' : 'webhook removed', new Date(at).toISOString());
         continue;
       }
-      const lease = new Date(now().getTime() + WEBHOOK_LEASE_MS).toISOString();
-      const claimed = await db
-        .updateTable(WEBHOOK_DELIVERIES_TABLE)
-        .set({ next_at: lease })
-        .where('id', '=', Number(next.id))
-        .where('status', '=', 'pending')
-        .where('next_at', '=', next.next_at)
-        .executeTakeFirst();
-      // Another server claimed it first: the head now waits for its lease.
-      if (Number(claimed.numUpdatedRows) !== 1) continue;
-      const payload = JSON.parse(next.payload) as Record<string, unknown>;
-      const result = await sendEvent({ webhook, event: next.event, payload, now: now(), stop: stop.signal });
-      if (result.aborted) {
-        // Stopped mid-send: the next start sends it at once.
-        await db.updateTable(WEBHOOK_DELIVERIES_TABLE).set({ next_at: next.next_at }).where('id', '=', Number(next.id)).execute();
-        return;
+      const due: QueuedDelivery[] = [];
+      for (const d of head) {
+        if (Date.parse(d.nextAt) > at) break;
+        due.push(d);
       }
-      const tried = attempts + 1;
-      const at = now();
-      if (result.statusCode >= 200 && result.statusCode < 300 && !result.network) {
-        await settle(Number(next.id), {
-          status: 'delivered',
-          attempts: tried,
-          response_status: result.statusCode,
-          error: null,
-          delivered_at: at.toISOString(),
-        });
-        continue;
-      }
-      const error = result.message ?? `HTTP ${result.statusCode}`;
-      const failed = tried >= WEBHOOK_MAX_ATTEMPTS;
-      await settle(Number(next.id), {
-        status: failed ? 'failed' : 'pending',
-        attempts: tried,
-        next_at: new Date(at.getTime() + backoffMs(tried, args.retryBaseMs)).toISOString(),
-        response_status: result.network ? null : result.statusCode,
-        error,
-      });
-      if (failed) log(`webhook ${webhookId}: ${next.event} not delivered after ${tried} attempts (${error})`);
+      const lease = new Date(at + WEBHOOK_LEASE_MS).toISOString();
+      // Another server may claim first: then the head waits for its lease (the next turn's timer).
+      const batch = await claim(db, due, new Date(at).toISOString(), lease);
+      if (batch.length > 0 && !(await sendBatch(webhook, batch, lease, at))) return;
     }
   }
 
@@ -150,10 +154,18 @@ export function createDispatcher(args: DispatcherArgs) {
   }
 
   return {
-    /** New deliveries were committed (or the server started): send them. */
-    wake(): void {
+    /**
+     * New deliveries were committed (or the server started): send them. With `webhookIds` (the
+     * webhooks the commit recorded deliveries for) no statement is needed to find whom to wake; a
+     * webhook waiting to retry its head keeps waiting (what was added queues behind it).
+     */
+    wake(webhookIds?: readonly number[]): void {
       generation++;
       if (stop.signal.aborted) return;
+      if (webhookIds) {
+        for (const id of webhookIds) if (!timers.has(id)) start(id);
+        return;
+      }
       if (scanning) {
         rescan = true;
         return;
@@ -171,6 +183,7 @@ export function createDispatcher(args: DispatcherArgs) {
       timers.clear();
       await scanning;
       await Promise.all([...workers.values()]);
+      sender.close();
     },
   };
 }

@@ -33,10 +33,12 @@ export async function recordEvent(db: Db, now: Date, event: string, payload: Rec
   return webhookIds.length;
 }
 
-/** The document and upload services' event sink: records into the outbox; `committed` wakes the dispatcher. */
-export function createOutbox(args: { database: Database; now: () => Date; wake: () => void }) {
+/** The document and upload services' event sink: records into the outbox; `committed` wakes the dispatcher's workers of the webhooks recorded for. */
+export function createOutbox(args: { database: Database; now: () => Date; wake: (webhookIds: readonly number[] | undefined) => void }) {
   const { database } = args;
   let cached: { stamp: string | null; webhooks: Webhook[] } | null = null;
+  /** The webhooks each open transaction gave deliveries to: the ones to wake once it commits. */
+  const recorded = new WeakMap<Db, Set<number>>();
 
   /** Enabled webhooks in id order (the order Strapi calls them), read in `db` when not known. */
   async function enabled(db: Db): Promise<Webhook[]> {
@@ -52,9 +54,19 @@ export function createOutbox(args: { database: Database; now: () => Date; wake: 
   const sink: EventSink = {
     wants: async (db, event) => (await subscribers(db, event)).length > 0,
     async record(db, event, payload) {
-      await recordEvent(db, args.now(), event, payload, await subscribers(db, event));
+      const ids = await subscribers(db, event);
+      await recordEvent(db, args.now(), event, payload, ids);
+      if (ids.length === 0) return;
+      const set = recorded.get(db) ?? new Set<number>();
+      for (const id of ids) set.add(id);
+      recorded.set(db, set);
     },
-    committed: () => args.wake(),
+    committed: (db) => {
+      const set = db ? recorded.get(db) : undefined;
+      if (db) recorded.delete(db);
+      if (!db) args.wake(undefined);
+      else if (set) args.wake([...set]);
+    },
   };
   return {
     sink,

@@ -22,10 +22,26 @@ export const signature = (secret: string, timestamp: string, body: string): stri
 export const bodyOf = (event: string, createdAt: Date, payload: Record<string, unknown>): string =>
   JSON.stringify({ event, createdAt: createdAt.toISOString(), ...payload });
 
+/** The headers of one event's POST, in fetch's order: the webhook's, `X-Strapi-Event`, `Content-Type`, then the signature's. */
+export function eventHeaders(webhook: Webhook, event: string, now: Date, body: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(webhook.headers)) headers[name] = String(value);
+  headers['X-Strapi-Event'] = event;
+  headers['Content-Type'] = 'application/json';
+  if (webhook.secret !== null) {
+    const timestamp = String(Math.floor(now.getTime() / 1000));
+    headers['X-Hearth-Timestamp'] = timestamp;
+    headers['X-Hearth-Signature'] = signature(webhook.secret, timestamp, body);
+  }
+  return headers;
+}
+
 /**
  * POSTs one event as Strapi's webhook runner does (Node's fetch: same header order, redirects
  * followed, 10 s timeout): the webhook's headers, then `X-Strapi-Event` and `Content-Type`, and
- * with a secret `X-Hearth-Timestamp` (Unix seconds) and `X-Hearth-Signature`.
+ * with a secret `X-Hearth-Timestamp` (Unix seconds) and `X-Hearth-Signature`. `url` and
+ * `redirected` continue a POST another client sent and was redirected (a 301, 302 or 303 turns it
+ * into a GET without a body, as fetch does).
  */
 export async function sendEvent(args: {
   webhook: Webhook;
@@ -33,22 +49,18 @@ export async function sendEvent(args: {
   payload: Record<string, unknown>;
   now: Date;
   stop?: AbortSignal;
+  url?: string;
+  redirected?: number;
 }): Promise<SendResult> {
   const { webhook, event } = args;
   const body = bodyOf(event, args.now, args.payload);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(webhook.headers)) headers[name] = String(value);
-  headers['X-Strapi-Event'] = event;
-  headers['Content-Type'] = 'application/json';
-  if (webhook.secret !== null) {
-    const timestamp = String(Math.floor(args.now.getTime() / 1000));
-    headers['X-Hearth-Timestamp'] = timestamp;
-    headers['X-Hearth-Signature'] = signature(webhook.secret, timestamp, body);
-  }
+  const headers = eventHeaders(webhook, event, args.now, body);
   const timeout = AbortSignal.timeout(WEBHOOK_TIMEOUT_MS);
   const signal = args.stop ? AbortSignal.any([timeout, args.stop]) : timeout;
+  const asGet = args.redirected !== undefined && args.redirected !== 307 && args.redirected !== 308;
+  if (asGet) delete headers['Content-Type'];
   try {
-    const res = await fetch(webhook.url, { method: 'POST', body, headers, signal, redirect: 'follow' });
+    const res = await fetch(args.url ?? webhook.url, { method: asGet ? 'GET' : 'POST', ...(asGet ? {} : { body }), headers, signal, redirect: 'follow' });
     if (res.ok) {
       await res.body?.cancel().catch(() => undefined);
       return { statusCode: res.status, network: false, aborted: false };

@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+/**
+ * Issue 19: deliveries never slow the writes. The dispatcher's bookkeeping shares the database
+ * with them (on SQLite its single writer), so it reads, claims and settles a webhook's queue a
+ * batch at a time: a backlog costs a few statements per batch, not several per delivery.
+ */
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const thing of open.splice(0).reverse()) await thing.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('webhook dispatch cost', () => {
+  it('drains a backlog of 40 deliveries in order with fewer statements than deliveries', async () => {
+    const server: TestServer = await startTestServer({ webhookRetryBaseMs: 200 });
+    open.push(server);
+    const token = await server.token('full-access');
+    const receiver: Receiver = await startReceiver();
+    open.push(receiver);
+    receiver.mode = { status: 500, body: 'down' };
+    const { webhooks, database } = server.server.services;
+    await webhooks.store.create({ name: 'w', headers: {}, url: `${receiver.url}/hook`, events: ['entry.create'] });
+    const labels = Array.from({ length: 40 }, (_, i) => `t${i}`);
+    for (const label of labels) {
+      const res = await server.request('/api/tags', { method: 'POST', token, json: { data: { label } } });
+      expect(res.status).toBe(201);
+    }
+    // The first delivery failed and waits to retry; the rest queue behind it.
+    await receiver.waitFor(1);
+    receiver.mode = { status: 204 };
+    const failed = receiver.received.length;
+    const before = database.queryCount();
+    await receiver.waitFor(failed + labels.length);
+    await sleep(300);
+    const statements = database.queryCount() - before;
+    const sent = receiver.received.slice(failed).map((r) => (JSON.parse(r.body) as { entry: { label: string } }).entry.label);
+    expect(sent).toEqual(labels);
+    expect((await webhooks.deliveries(1)).map((d) => d.status)).toEqual(labels.map(() => 'delivered'));
+    expect(statements).toBeLessThan(labels.length);
+  });
+});
