@@ -42,7 +42,7 @@ export interface WebhooksArgs {
 export function createWebhooks(args: WebhooksArgs) {
   const { now } = args;
   const { db } = args.database;
-  const outbox = createOutbox({ database: args.database, now, wake: () => dispatcher.wake() });
+  const outbox = createOutbox({ database: args.database, now, wake: (ids) => dispatcher.wake(ids) });
   const store: WebhookStore = createWebhookStore({ db, now, changed: outbox.changed, announce: args.database.announceChange });
   const dispatcher = createDispatcher({ db, store, now, log: args.log, retryBaseMs: args.retryBaseMs });
   const events: EventSink = outbox.sink;
@@ -134,19 +134,31 @@ export function createWebhooks(args: WebhooksArgs) {
 
     deliveries,
 
-    /** Sends a delivery's event again: a new pending delivery to the same webhook, after what is queued. */
+    /**
+     * Sends a delivery's event again. A delivery still pending (waiting to retry) is made due now,
+     * so it goes at once and the receiver gets it once; a settled one (delivered, failed, skipped)
+     * gets a new pending delivery to the same webhook, after what is queued.
+     */
     async redeliver(id: number, deliveryId: number): Promise<DeliveryJson> {
       await known(id);
-      const old = await db.selectFrom(WEBHOOK_DELIVERIES_TABLE).select('event_id').where('id', '=', deliveryId).where('webhook_id', '=', id).executeTakeFirst();
+      const old = await db.selectFrom(WEBHOOK_DELIVERIES_TABLE).select(['event_id', 'status']).where('id', '=', deliveryId).where('webhook_id', '=', id).executeTakeFirst();
       if (!old) throw notFound('delivery.notFound');
       const stamp = now().toISOString();
-      const row = await db
-        .insertInto(WEBHOOK_DELIVERIES_TABLE)
-        .values({ event_id: Number(old.event_id), webhook_id: id, status: 'pending', attempts: 0, next_at: stamp, created_at: stamp, updated_at: stamp })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const reset =
+        old.status === 'pending'
+          ? await db.updateTable(WEBHOOK_DELIVERIES_TABLE).set({ next_at: stamp, updated_at: stamp }).where('id', '=', deliveryId).where('status', '=', 'pending').executeTakeFirst()
+          : null;
+      let lineId = deliveryId;
+      if (!reset || Number(reset.numUpdatedRows) !== 1) {
+        const row = await db
+          .insertInto(WEBHOOK_DELIVERIES_TABLE)
+          .values({ event_id: Number(old.event_id), webhook_id: id, status: 'pending', attempts: 0, next_at: stamp, created_at: stamp, updated_at: stamp })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        lineId = Number(row.id);
+      }
       dispatcher.wake();
-      const [line] = (await deliveries(id)).filter((d) => d.id === Number(row.id));
+      const [line] = (await deliveries(id)).filter((d) => d.id === lineId);
       if (!line) throw notFound('delivery.notFound');
       return line;
     },
