@@ -1,5 +1,6 @@
 import { access, copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { META_TABLE } from '../db/system-tables.js';
+import { CHANGE_TABLE } from '../db/pg-change.js';
+import { INSTANCES_TABLE, META_TABLE, RATE_LIMITS_TABLE } from '../db/system-tables.js';
 import { join, resolve } from 'node:path';
 import { create } from 'tar';
 import { packageInfo } from '../admin/package-info.js';
@@ -47,8 +48,15 @@ const tableFile = (spec: TableSpec, index: number): string => {
   return TABLE_FILE.test(plain) ? plain : `tables/table-${index}.jsonl`;
 };
 
+/**
+ * Tables of one running team, not of the data: PostgreSQL's change stamp (a restored database
+ * starts a series of its own), the live instances' heartbeats and the rate-limit counters. An
+ * import leaves them as its migrations make them (empty; the stamp's table comes with the first write).
+ */
+const NOT_ARCHIVED: ReadonlySet<string> = new Set([CHANGE_TABLE, INSTANCES_TABLE, RATE_LIMITS_TABLE]);
+
 async function writeTables(db: Db, dialect: BackupDialect, dir: string): Promise<ArchivedTable[]> {
-  const specs = await dialect.describe(db);
+  const specs = (await dialect.describe(db)).filter((spec) => !NOT_ARCHIVED.has(spec.name));
   const sequences = await dialect.sequences(db);
   await mkdir(join(dir, 'tables'), { recursive: true });
   const tables: ArchivedTable[] = [];
