@@ -24,16 +24,16 @@ function prefixOf(uid: string): string {
 }
 
 /** The globalId of a content type: `Article`, `UploadFile`, `UsersPermissionsUser`. */
-export const typeNameOf = (model: ContentTypeModel): string => prefixOf(model.uid) + pascal(model.singularName);
+export const typeNameOf = (model: Pick<ContentTypeModel, 'uid' | 'singularName'>): string => prefixOf(model.uid) + pascal(model.singularName);
 
 /** `ComponentSharedSeo` for `shared.seo`. */
-export const componentTypeNameOf = (model: ComponentModel): string => `Component${pascal(model.category)}${pascal(model.uid.split('.').slice(1).join('.'))}`;
+export const componentTypeNameOf = (model: Pick<ComponentModel, 'uid' | 'category'>): string => `Component${pascal(model.category)}${pascal(model.uid.split('.').slice(1).join('.'))}`;
 
 /** The single-document query: `article`, `uploadFile`. */
-export const singleQueryOf = (model: ContentTypeModel): string => lowerFirst(typeNameOf(model));
+export const singleQueryOf = (model: Pick<ContentTypeModel, 'uid' | 'singularName'>): string => lowerFirst(typeNameOf(model));
 
 /** The list query: `articles`, `uploadFiles`, `categories`. */
-export const listQueryOf = (model: ContentTypeModel): string => lowerFirst(prefixOf(model.uid) + pascal(model.pluralName));
+export const listQueryOf = (model: Pick<ContentTypeModel, 'uid' | 'pluralName'>): string => lowerFirst(prefixOf(model.uid) + pascal(model.pluralName));
 
 /** `ENUM_SPECIMEN_S_ENUM`. */
 export const enumNameOf = (typeName: string, attribute: string): string => `ENUM_${typeName.toUpperCase()}_${attribute.toUpperCase()}`;
