@@ -11,6 +11,7 @@ const ON_BOTH_DATABASES = [
   'test/graphql/graphql-http.test.ts',
   'test/graphql/graphql-cost.test.ts',
   'test/graphql/graphql-mutations.test.ts',
+  'test/graphql/graphql-plugins.test.ts',
   'test/graphql/differential.test.ts',
   'test/fuzz/**/*.test.ts',
   'test/property/**/*.test.ts',
