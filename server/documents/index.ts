@@ -17,7 +17,7 @@ import { missingRelations, resolveBodyRefs, writeRelational, type WriteScope } f
 import { deleteChildren, deleteRows } from './delete-rows.js';
 import { toV4Data } from './v4.js';
 import { createDocument, deleteDocument, updateDocument } from './writer.js';
-import type { EventSink } from './events.js';
+import { eventTransaction, type EntryEvent, type EventSink } from './events.js';
 
 /**
  * The document service's front door: everything outside `documents/` reads and writes documents
@@ -215,6 +215,14 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     close: async (): Promise<void> => {
       await pool?.close();
     },
+
+    /**
+     * Runs `fn` in one transaction whose entry events (`raise(event, model, rowId)`: the row as it
+     * is when `fn` ends) are recorded in it, as the service's own writes record theirs: for
+     * services that write a content type's rows themselves (users-permissions' users).
+     */
+    eventTransaction: <T>(fn: (trx: Db, raise: (event: EntryEvent, model: ContentTypeModel, rowId: number) => void) => Promise<T>): Promise<T> =>
+      eventTransaction(bound(), (trx, events) => fn(trx, events.raise)),
 
     /** Deletes what hangs off rows another service deletes (components, media links), inside its transaction. */
     removeChildren: ({ trx, model, rowIds, defaultLocale }: { trx: Db; model: Model; rowIds: readonly number[]; defaultLocale: string }): Promise<void> =>

@@ -98,7 +98,8 @@ export function createAccountService(deps: { db: Db; documents: DocumentService;
       const password = await hashPassword(input.password, 'compact');
       const at = now().toISOString();
       const defaults = await userDefaults(deps.documents.registry());
-      return db.transaction().execute(async (trx) => {
+      // Strapi's register and POST /api/users raise entry.create (the user with its role), recorded with the insert.
+      return deps.documents.eventTransaction(async (trx, raise) => {
         const row = await trx
           .insertInto(USERS_TABLE)
           .values({ ...defaults, ...input.extras?.columns, documentId: newDocumentId(), username: input.username, email, provider: 'local', password, resetPasswordToken: null, confirmationToken: null, confirmed: confirmed ? 1 : 0, blocked: blocked ? 1 : 0, createdAt: at, updatedAt: at, publishedAt: at, locale: null })
@@ -106,6 +107,7 @@ export function createAccountService(deps: { db: Db; documents: DocumentService;
           .executeTakeFirstOrThrow();
         await trx.insertInto(USER_ROLE_LINK_TABLE).values({ entity_id: row.id, target_id: input.roleId, ord: 1, inv_ord: null }).execute();
         await input.extras?.write(trx, row.id);
+        raise('entry.create', userModel(deps.documents.registry()), row.id);
         return row;
       });
     },

@@ -5,7 +5,7 @@ import { yupDetails } from '../errors/yup-details.js';
 import { plainNode } from '../query/populate.js';
 import type { AccountService } from './accounts.js';
 import type { AdvancedSettingsService } from './advanced-settings.js';
-import { ROLES_TABLE, USER_ROLE_LINK_TABLE, USERS_TABLE } from './models.js';
+import { ROLES_TABLE, USER_ROLE_LINK_TABLE, USERS_TABLE, userModel } from './models.js';
 import { withoutPasswordValues } from './redact.js';
 import type { SessionManager } from './sessions.js';
 import { deleteUserChildren, prepareExtras } from './user-extras.js';
@@ -146,7 +146,9 @@ export function createUserAdmin(deps: { db: Db; accounts: AccountService; settin
         await accounts.setPassword(row, fields.password);
         await deps.sessions.revokeAll(userId);
       }
-      await db.transaction().execute(async (trx) => {
+      // Strapi raises entry.update (the user with its role) for PUT /api/users/:id; DELETE raises none.
+      await deps.documents.eventTransaction(async (trx, raise) => {
+        raise('entry.update', userModel(deps.documents.registry()), userId);
         await trx.updateTable(USERS_TABLE).set(changes).where('id', '=', userId).execute();
         await extras.write(trx, userId);
         if (roleId !== null) {

@@ -35,6 +35,10 @@ const REPLAYED = [
   'api-update-specimen',
   'api-delete-specimen',
   'api-upload-update-fileinfo',
+  'api-auth-local-register',
+  'api-users-create-full-access',
+  'api-users-update',
+  'api-users-delete',
   'api-upload-delete-file',
 ];
 
