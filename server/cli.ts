@@ -17,7 +17,7 @@ import { list, only, parseArgs, processIo, required, stopSignal, text, type Io, 
 const USAGE = `Usage: hearth <command> [options]
 
 Commands:
-  serve  [--data DIR] [--schemas DIR] [--host 127.0.0.1] [--port 1337] [--accept-schema-changes]
+  serve  [--data DIR] [--schemas DIR] [--host 127.0.0.1] [--port 1337] [--accept-schema-changes] [--schema-source database|folder]
   token create --name NAME --type read-only|full-access|custom [--actions A,B,...] [--lifespan DAYS] [--description TEXT] [--data DIR]
   token create --type transfer --access push|pull|full --name NAME [--data DIR]
   permissions grant --role public|authenticated|ROLE_TYPE --actions A,B,... [--data DIR] [--schemas DIR]
@@ -35,17 +35,18 @@ Commands:
 
 Environment: HEARTH_DATA, HOST, PORT, API_REST_DEFAULT_LIMIT, API_REST_MAX_LIMIT, UPLOAD_SIZE_LIMIT, UPLOAD_MAX_IMAGE_PIXELS,
 HEARTH_PUBLIC_URL, HEARTH_ALLOWED_HOSTS, HEARTH_CORS_ORIGINS, HEARTH_RESPONSE_CACHE, UPLOAD_PROVIDER, S3_*,
-DATABASE_URL, UP_* (users & permissions), HEARTH_MCP_DESTRUCTIVE (see the README).
+DATABASE_URL, HEARTH_SCHEMA_SOURCE, UP_* (users & permissions), HEARTH_MCP_DESTRUCTIVE (see the README).
 `;
 
 async function serve(parsed: Parsed, io: Io): Promise<number> {
-  only(parsed, ['data', 'schemas', 'host', 'port', 'accept-schema-changes']);
+  only(parsed, ['data', 'schemas', 'host', 'port', 'accept-schema-changes', 'schema-source']);
   const config = resolveConfig({
     data: text(parsed, 'data'),
     schemas: text(parsed, 'schemas'),
     host: text(parsed, 'host'),
     port: text(parsed, 'port'),
     acceptSchemaChanges: parsed.flags.get('accept-schema-changes') === true,
+    schemaSource: text(parsed, 'schema-source'),
   });
   // The signal handlers come first: a SIGTERM sent the moment the ready line is read must find
   // them (sent during start-up, it stops the server as soon as it is up).

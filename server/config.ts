@@ -80,6 +80,8 @@ export interface HearthConfig {
   /** API_TOKEN_SALT, JWT_SECRET, ADMIN_JWT_SECRET, TRANSFER_TOKEN_SALT, HEARTH_ACCEPT_NEW_SECRETS (auth/secrets.ts). */
   readonly secrets: SecretSettings;
   readonly acceptSchemaChanges: boolean;
+  /** Team mode: what wins when the schemas folder differs from the database's schema set (`--schema-source`, HEARTH_SCHEMA_SOURCE); null: the database's. */
+  readonly schemaSource: 'database' | 'folder' | null;
   readonly uploadProvider: 'local' | 's3';
   readonly s3: S3Config | null;
   readonly users: UsersConfig;
@@ -91,6 +93,15 @@ export interface ConfigFlags {
   readonly host?: string;
   readonly port?: string;
   readonly acceptSchemaChanges?: boolean;
+  readonly schemaSource?: string;
+}
+
+/** `--schema-source`, else HEARTH_SCHEMA_SOURCE: `database` or `folder`; unset, null. */
+function schemaSourceOf(flag: string | undefined, env: NodeJS.ProcessEnv): 'database' | 'folder' | null {
+  const value = flag ?? env.HEARTH_SCHEMA_SOURCE;
+  if (value === undefined || value === '') return null;
+  if (value === 'database' || value === 'folder') return value;
+  throw configError(`--schema-source (HEARTH_SCHEMA_SOURCE) must be database or folder (got "${value}")`);
 }
 
 function integer(name: string, text: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -202,6 +213,7 @@ export function resolveConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = proce
     databaseUrl: databaseUrlOf(env),
     secrets: secretSettingsOf(env),
     acceptSchemaChanges: flags.acceptSchemaChanges ?? false,
+    schemaSource: schemaSourceOf(flags.schemaSource, env),
     uploadProvider: provider,
     s3: provider === 's3' ? s3Config(env) : null,
     users: usersConfig(env),

@@ -1,4 +1,5 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { hostname } from 'node:os';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { adminSessionStrategy, createAdminServices } from './admin/admin.js';
@@ -19,6 +20,8 @@ import { loadProject } from './schema/load.js';
 import { describeItem, readProjectCode, type ProjectCode } from './project-code/index.js';
 import { buildRegistry, schemaWarnings, type Registry } from './schema/registry.js';
 import { watchSchemas } from './schema/schema-watcher.js';
+import { followSchemas } from './schema/schema-follow.js';
+import { recordSchemaBase, startSchemaSet, type SchemaStart } from './schema/schema-start.js';
 import { syncSchema } from './schema/sync.js';
 import type { Services } from './services.js';
 import type { Logger } from './logger.js';
@@ -31,6 +34,9 @@ import { createWebhooks } from './webhooks/index.js';
 import { createEventStream, type StreamLimits } from './events/index.js';
 import { startInstances } from './db/instances.js';
 import { drainingHealth } from './http/draining.js';
+
+/** Who wrote a version of the team's schema set, as its log and `hearth_meta.schema_set` say. */
+const INSTANCE = `${hostname()} (pid ${process.pid})`;
 
 /** What the desktop shell needs to build its configuration: main/ imports server/index.ts only. */
 export { resolveConfig, type HearthConfig } from './config.js';
@@ -147,8 +153,20 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const dir = await openDataDir(config.dataDir, { now, nativeBinding: options.nativeBinding, databaseUrl: config.databaseUrl, secrets: config.secrets });
   let registry: Registry;
   let projectCode: ProjectCode;
+  let start: SchemaStart;
   try {
-    registry = buildRegistry(await loadProject(config.schemasDir, USERS_PERMISSIONS));
+    // Team mode: the database's schema set or the folder, as --schema-source says (schema/schema-start.ts).
+    start = await startSchemaSet({
+      database: dir.database,
+      folder: buildRegistry(await loadProject(config.schemasDir, USERS_PERMISSIONS)),
+      schemasDir: config.schemasDir,
+      dataDir: config.dataDir,
+      source: config.schemaSource,
+      instance: INSTANCE,
+      now,
+      log,
+    });
+    registry = start.registry;
     for (const warning of schemaWarnings(registry)) log(warning);
     // Read once, never run: what it applies and what it leaves out is said once here.
     projectCode = await readProjectCode(config.schemasDir);
@@ -173,7 +191,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     now,
     log,
     acceptSchemaChanges: config.acceptSchemaChanges,
+    stamp: start.stamp,
+    instance: INSTANCE,
+    recordStamp: (stamp) => recordSchemaBase(config.dataDir, stamp),
   });
+  try {
+    if (start.pending !== null) await schemas.applyRegistry(start.pending);
+  } catch (err) {
+    await dir.database.close();
+    throw err;
+  }
   const admin = createAdminServices({ db: dir.database.db, now });
   const webhooks = createWebhooks({ database: dir.database, now, log, retryBaseMs: options.webhookRetryBaseMs });
   // Events go to the webhooks' outbox and, while someone listens, to the change stream.
@@ -265,7 +292,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await dir.database.close();
     throw err;
   }
+  // Team mode: changes other instances commit are followed within a second (and at once, in case one came during start-up).
+  const follow = followSchemas({ database: dir.database, stamp: () => schemas.stamp(), follow: () => schemas.follow(), log });
   const watch = await watchSchemas({ root: config.schemasDir, debounceMs: SCHEMA_WATCH_DEBOUNCE_MS, onChange: () => schemas.reloadFromDisk(), log });
+  // A change may have written new folders (a type added by the builder or followed from the database): watched afresh.
+  const unwatch = schemas.onChange(() => watch.refresh());
   // Statistics drift as content grows; the planner's choice between indexes depends on them.
   const optimizer = setInterval(() => {
     dir.database.optimize().catch((err: unknown) => log(`database: refreshing statistics failed: ${err instanceof Error ? err.message : String(err)}`));
@@ -293,7 +324,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
           await gracefulClose(http, tracked);
         }
         clearInterval(optimizer);
+        unwatch();
         watch.close();
+        await follow.close();
         await schemas.idle();
         await webhooks.close();
         await instances.close();

@@ -164,6 +164,16 @@ export const SCHEMA_WATCH_DEBOUNCE_MS = 250;
  * the switch itself would cost more than the hooks.
  */
 export const SCHEMA_PIN_IDLE_MS = 1000;
+/**
+ * Team mode (PostgreSQL): how often an instance reads the database's schema stamp, besides the
+ * `hearth_schema` notification, so a change made by another instance is followed within a second
+ * even when a notification was lost.
+ */
+export const SCHEMA_POLL_MS = 500;
+/** Times a content-API call refused because the schemas changed under it is run again under the new ones (then the 409 is answered). */
+export const SCHEMA_RACE_RETRIES = 3;
+/** A LISTEN connection that failed is opened again after this long. */
+export const PG_LISTEN_RETRY_MS = 1000;
 /** Longest folder name of the media library. */
 export const MAX_FOLDER_NAME_LENGTH = 255;
 

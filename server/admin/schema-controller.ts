@@ -8,6 +8,8 @@ import { planChange, type ChangePlan } from '../schema/change-plan.js';
 import { loadProject } from '../schema/load.js';
 import { buildRegistry, schemaWarnings, type Registry } from '../schema/registry.js';
 import { fileChanges, writeFiles, type Undo } from '../schema/schema-writer.js';
+import { isSchemaRace, readSchemaSet, registryOfSet, sameStamp, schemaChangedError, schemaSetOf, writeSchemaSet } from '../schema/schema-set.js';
+import { parseSchemaStamp, readSchemaStamp, type SchemaStamp } from '../db/schema-version.js';
 import { syncSchemaIn } from '../schema/sync.js';
 import { SCHEMA_PIN_IDLE_MS } from '../limits.js';
 
@@ -43,8 +45,26 @@ export interface SchemaController {
   reloadFromDisk(): Promise<void>;
   /** Resolves once no change is running or queued (before the database closes). */
   idle(): Promise<void>;
-  /** Calls `listener` after each applied change (builder edit or schemas-folder reload); answers the unsubscribe. */
+  /** Calls `listener` after each applied change (builder edit, schemas-folder reload, or one followed from the database); answers the unsubscribe. */
   onChange(listener: () => void): () => void;
+  /** Team mode: the database's stamp of the running schemas; null on SQLite (the folder is the truth there). */
+  stamp(): SchemaStamp | null;
+  /** Team mode: runs the database's schema set if it is not the running one (no DDL: its tables are migrated). */
+  follow(): Promise<void>;
+  /** Applies `next` as the schemas folder's reload does (start-up with `--schema-source folder`); a refused change rejects. */
+  applyRegistry(next: Registry): Promise<void>;
+  /**
+   * Runs a write planned under `registry`: on PostgreSQL pinned to it, so a transaction that
+   * begins after a schema change committed is refused (schemaChangedError) instead of writing
+   * under the old schemas; elsewhere as `within`.
+   */
+  forWrite<T>(registry: Registry, fn: () => T): T;
+  /**
+   * After a request planned under `used` failed: when the failure is a schema race (isSchemaRace)
+   * and newer schemas are running once the database's set is followed, those (the request is run
+   * again under them); else null.
+   */
+  recover(err: unknown, used: Registry): Promise<Registry | null>;
 }
 
 /** What the controller is built from. */
@@ -56,6 +76,12 @@ export interface SchemaControllerDeps {
   readonly now: () => Date;
   readonly log: (message: string) => void;
   readonly acceptSchemaChanges: boolean;
+  /** Team mode (PostgreSQL): the database's stamp of `initial` (schema/schema-start.ts); null on SQLite. */
+  readonly stamp?: SchemaStamp | null;
+  /** Who writes a new version of the set (host and pid). */
+  readonly instance?: string;
+  /** Team mode: called with each stamp the instance runs from then on (the data dir's record, schema/schema-start.ts). */
+  readonly recordStamp?: (stamp: SchemaStamp) => Promise<void>;
 }
 
 const dataLossError = (plan: ChangePlan) =>
@@ -65,6 +91,10 @@ const dataLossError = (plan: ChangePlan) =>
 export function createSchemaController(deps: SchemaControllerDeps): SchemaController {
   const { database, now, log } = deps;
   let registry = deps.initial;
+  /** Team mode: the database's stamp of `registry`, and the version each registry object ran as (the write guard's question). */
+  let stamp = deps.stamp ?? null;
+  const versions = new WeakMap<Registry, number>();
+  if (stamp !== null) versions.set(registry, stamp.version);
   const pinned = new AsyncLocalStorage<Registry>();
   /** How many `pin`/`pinUntil` calls have not ended; SCHEMA_PIN_IDLE_MS at 0 and the storage is disabled. */
   let pins = 0;
@@ -93,8 +123,28 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
       throw err;
     }
   }
+  /** Runs `fn` with the running registry pinned until it settles. */
+  function pin<T>(fn: () => T): T {
+    let release = (): void => undefined;
+    const out = pinUntil(fn, (r) => {
+      release = r;
+    });
+    // Ends when fn returns, or when the promise it returns settles.
+    if (out instanceof Promise) out.then(release, release);
+    else release();
+    return out;
+  }
   /** The registry `within` holds while its callback runs synchronously. */
   let held: Registry | undefined;
+  function within<T>(next: Registry, fn: () => T): T {
+    const outer = held;
+    held = next;
+    try {
+      return fn();
+    } finally {
+      held = outer;
+    }
+  }
   let tail: Promise<unknown> = Promise.resolve();
   const listeners = new Set<() => void>();
   const announce = () => {
@@ -132,21 +182,106 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
     }
   }
 
-  /** Runs a change's database work and file writes in one transaction; the registry is swapped just before commit. */
+  /**
+   * Runs a change's database work and file writes in one transaction; the registry is swapped just
+   * before commit. In team mode the same transaction checks that the running schemas are the
+   * database's (else schemaChangedError: follow, then edit again) and writes the next version of
+   * the set, announced at commit. Pinned to the running registry, so the write guard asks the same.
+   */
   async function commit(next: Registry, work: (db: Db) => Promise<Undo | null>): Promise<void> {
     const before = registry;
+    const beforeStamp = stamp;
     const written: { undo: Undo | null } = { undo: null };
     try {
-      await database.db.transaction().execute(async (trx) => {
-        written.undo = await work(trx);
-        registry = next;
-      });
+      await pin(() =>
+        database.db.transaction().execute(async (trx) => {
+          const at = stamp === null ? null : await readSchemaStamp(trx);
+          if (stamp !== null && !sameStamp(at, stamp)) throw schemaChangedError();
+          written.undo = await work(trx);
+          if (at !== null) {
+            const set = schemaSetOf(next, { version: at.version + 1, writtenAt: now().toISOString(), writtenBy: deps.instance ?? '' });
+            await writeSchemaSet(trx, database.kind, set);
+            stamp = { version: set.version, hash: set.hash };
+            versions.set(next, set.version);
+          }
+          registry = next;
+        }),
+      );
     } catch (err) {
       registry = before;
+      stamp = beforeStamp;
       if (written.undo !== null) await written.undo();
       throw err;
     }
+    await record();
     announce();
+  }
+
+  /** Tells the data dir which set runs now; a failure is logged (the next start then adopts the database's set). */
+  async function record(): Promise<void> {
+    if (stamp === null || deps.recordStamp === undefined) return;
+    try {
+      await deps.recordStamp(stamp);
+    } catch (err) {
+      log(`schemas: cannot record the running schema set version: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Runs `task`; when it was refused because the database's set moved on, follows it and runs `task` once more. */
+  async function followingRaces<T>(task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (err) {
+      if (stamp === null || !isSchemaRace(err)) throw err;
+      await followNow();
+      return task();
+    }
+  }
+
+  /** The version whose parse failed, so it is logged once rather than at every poll. */
+  let refused: number | null = null;
+
+  /** Runs the database's set when it is not the running one: the tables are already migrated; the folder is rewritten to match. */
+  async function followNow(): Promise<void> {
+    if (stamp === null) return;
+    const set = await readSchemaSet(database.db);
+    if (set === null || sameStamp(set, stamp)) return;
+    let next: Registry;
+    try {
+      next = registryOfSet(set, registry);
+    } catch (err) {
+      if (refused !== set.version)
+        log(
+          `schemas: cannot run the database's schema set version ${set.version} (written by ${set.writtenBy}), keeping version ${stamp.version}: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      refused = set.version;
+      return;
+    }
+    try {
+      await writeFiles(deps.schemasDir, await fileChanges(deps.schemasDir, docsOf(registry), docsOf(next)));
+    } catch (err) {
+      log(`schemas: cannot mirror the database's schema set into ${deps.schemasDir}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const before = registry;
+    registry = next;
+    stamp = { version: set.version, hash: set.hash };
+    versions.set(next, set.version);
+    log(`schemas: now running the database's schema set version ${set.version} (written by ${set.writtenBy})`);
+    const known = new Set(schemaWarnings(before));
+    for (const warning of schemaWarnings(next)) if (!known.has(warning)) log(warning);
+    await record();
+    announce();
+  }
+
+  // The write guard: a transaction of a request pinned to schemas the database has moved past is refused before it writes.
+  if (stamp !== null && database.guardWrites) {
+    database.guardWrites((text) => {
+      const planned = pinned.getStore();
+      const at = parseSchemaStamp(text);
+      const version = planned === undefined ? undefined : versions.get(planned);
+      if (at === null || version === undefined || version === at.version) return;
+      throw schemaChangedError();
+    });
   }
 
   async function applyChange(change: BuilderChange, alongside?: (db: Db, next: Registry) => Promise<void>): Promise<void> {
@@ -169,6 +304,22 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
     await database.optimize();
   }
 
+  /** Applies the schemas of a folder (a hand edit, or a start with `--schema-source folder`): never deletes data. */
+  async function applyFolder(next: Registry): Promise<void> {
+    const before = registry;
+    const options = await syncOptions();
+    await commit(next, async (trx) => {
+      const plan = await planChange(trx, before, next, new Map());
+      await syncSchemaIn(trx, database.kind, next, options);
+      // Hand edits never delete data: drafts are created when draft & publish is switched on, and kept when it is switched off.
+      await migrateDrafts(trx, next, { enabled: plan.draftAndPublish.enabled, disabled: [] }, options.defaultLocale);
+      return null;
+    });
+    await database.optimize();
+    const known = new Set(schemaWarnings(before));
+    for (const warning of schemaWarnings(next)) if (!known.has(warning)) log(warning);
+  }
+
   async function reload(): Promise<void> {
     let next: Registry;
     try {
@@ -178,20 +329,9 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
       return;
     }
     if (sameDocs(docsOf(next), docsOf(registry))) return;
-    const before = registry;
     try {
-      const options = await syncOptions();
-      await commit(next, async (trx) => {
-        const plan = await planChange(trx, before, next, new Map());
-        await syncSchemaIn(trx, database.kind, next, options);
-        // Hand edits never delete data: drafts are created when draft & publish is switched on, and kept when it is switched off.
-        await migrateDrafts(trx, next, { enabled: plan.draftAndPublish.enabled, disabled: [] }, options.defaultLocale);
-        return null;
-      });
-      await database.optimize();
-      log(`schemas: reloaded ${deps.schemasDir}`);
-      const known = new Set(schemaWarnings(before));
-      for (const warning of schemaWarnings(next)) if (!known.has(warning)) log(warning);
+      await applyFolder(next);
+      log(`schemas: reloaded ${deps.schemasDir}${stamp === null ? '' : ` as the database's schema set version ${stamp.version}`}`);
     } catch (err) {
       const message = err instanceof AppError || err instanceof Error ? err.message : String(err);
       log(`schemas: the change in ${deps.schemasDir} was not applied, keeping the running schemas: ${message.split('\n')[0]}`);
@@ -200,38 +340,44 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
 
   return {
     current: () => held ?? pinned.getStore() ?? registry,
-    pin(fn) {
-      let release = (): void => undefined;
-      const out = pinUntil(fn, (r) => {
-        release = r;
-      });
-      // Ends when fn returns, or when the promise it returns settles.
-      if (out instanceof Promise) out.then(release, release);
-      else release();
-      return out;
-    },
+    pin,
     pinUntil,
-    within(next, fn) {
-      const outer = held;
-      held = next;
-      try {
-        return fn();
-      } finally {
-        held = outer;
-      }
-    },
+    within,
     apply(edit, alongside) {
-      return exclusive(async () => {
-        const change = edit(registry);
-        await applyChange(change, alongside);
-        return change.uid;
-      });
+      return exclusive(() =>
+        followingRaces(async () => {
+          const change = edit(registry);
+          await applyChange(change, alongside);
+          return change.uid;
+        }),
+      );
     },
     reloadFromDisk: () => exclusive(reload),
     idle: () => tail.then(() => undefined),
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    stamp: () => stamp,
+    follow: () => exclusive(followNow),
+    applyRegistry: (next) => exclusive(() => applyFolder(next)),
+    forWrite(planned, fn) {
+      if (stamp === null) return within(planned, fn);
+      const release = hold();
+      try {
+        const out = pinned.run(planned, fn);
+        if (out instanceof Promise) out.then(release, release);
+        else release();
+        return out;
+      } catch (err) {
+        release();
+        throw err;
+      }
+    },
+    async recover(err, used) {
+      if (stamp === null || !isSchemaRace(err)) return null;
+      await exclusive(followNow);
+      return registry === used ? null : registry;
     },
   };
 }

@@ -41,6 +41,14 @@ export interface Database {
    * autovacuum does this itself.
    */
   optimize(): Promise<void>;
+  /** PostgreSQL: LISTENs on `channel` on a connection of its own, reconnecting; `connect` runs after each (re)connection. */
+  readonly listen?: (channel: string, on: { message: (payload: string) => void; connect: () => void }) => { close(): Promise<void> };
+  /**
+   * PostgreSQL: `check` runs at the start of every read-write transaction, once the write lock is
+   * held, with the database's schema stamp (`hearth_meta.schema_set_version`, db/schema-version.ts);
+   * when it throws, the transaction is rolled back and the error rejects it (admin/schema-controller.ts).
+   */
+  readonly guardWrites?: (check: ((stamp: string | null) => void) | null) => void;
   /** SQLite on a file: how another thread opens the same database to read it (db/sqlite.ts openSqliteReader). */
   readonly readers?: { readonly file: string; readonly nativeBinding?: string };
   /** SQLite: registers a deterministic SQL function (integers arrive as numbers, or BigInt beyond 2^53). Absent on PostgreSQL. */

@@ -37,6 +37,18 @@ function ordinary(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, ordinary(v)]));
 }
 
+/** Body texts already read: a content-API call run again after a schema change (content-api.ts) reads its body again. */
+const bodyTexts = new WeakMap<Request, Promise<string>>();
+
+function bodyText(req: Request): Promise<string> {
+  let text = bodyTexts.get(req);
+  if (text === undefined) {
+    text = readText(req, MAX_JSON_BODY_BYTES);
+    bodyTexts.set(req, text);
+  }
+  return text;
+}
+
 /**
  * Reads a JSON (or urlencoded) body as koa-body does for Strapi: other content types leave the
  * body empty; malformed JSON is a 400 `SyntaxError` whose message is the parser's, and JSON
@@ -45,7 +57,7 @@ function ordinary(value: unknown): unknown {
 export async function readBody(req: Request): Promise<unknown> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (isJsonType(type)) {
-    const text = await readText(req, MAX_JSON_BODY_BYTES);
+    const text = await bodyText(req);
     if (text.trim() === '') return undefined;
     assertJsonDepth(text, 'The request body');
     try {
@@ -54,7 +66,7 @@ export async function readBody(req: Request): Promise<unknown> {
       throw new AppError('SyntaxError', (err as Error).message);
     }
   }
-  if (type === 'application/x-www-form-urlencoded') return ordinary(parseQueryString(await readText(req, MAX_JSON_BODY_BYTES)));
+  if (type === 'application/x-www-form-urlencoded') return ordinary(parseQueryString(await bodyText(req)));
   req.resume();
   return undefined;
 }

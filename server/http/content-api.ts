@@ -9,6 +9,7 @@ import { parseContentCall, type ContentCall, type ContentTarget } from './conten
 import { parseQueryString, rawQuery } from './query-string.js';
 import { methodNotAllowed, sendJson, sendJsonText } from './respond.js';
 import { routeQuery } from '../project-code/route-query.js';
+import { SCHEMA_RACE_RETRIES } from '../limits.js';
 
 const COLLECTION_METHODS = ['HEAD', 'GET', 'POST'];
 const DOCUMENT_METHODS = ['HEAD', 'GET', 'PUT', 'DELETE'];
@@ -62,62 +63,85 @@ export function holdRegistry(services: Services) {
 export function contentApi(services: Services) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     // Held since the request arrived (a request that was not held is pinned: then this is the pinned one).
-    const registry = heldRegistries.get(req) ?? services.registry();
-    const target = contentTarget(registry, req.path);
-    if (!target) {
-      next();
-      return;
+    let registry = heldRegistries.get(req) ?? services.registry();
+    for (let run = 1; ; run++) {
+      try {
+        await contentCall(services, { req, res, next, registry });
+        return;
+      } catch (err) {
+        // Team mode: the schemas changed (on another instance, or the builder) while this ran, and nothing was written: run again under the new ones.
+        const newer = res.headersSent || run > SCHEMA_RACE_RETRIES ? null : await services.schemas.recover(err, registry);
+        if (newer === null) throw err;
+        registry = newer;
+        heldRegistries.set(req, newer);
+      }
     }
-    const { model, documentId } = target;
-    const listRoute = model.kind !== 'singleType' && documentId === null;
-    const allow = listRoute ? COLLECTION_METHODS : DOCUMENT_METHODS;
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    if (req.method === 'OPTIONS') {
-      res.status(200).set('Allow', allow.join(', ')).end();
-      return;
-    }
-    if (!allow.includes(req.method)) {
-      methodNotAllowed(res, allow);
-      return;
-    }
-    const action =
-      method === 'GET' ? (listRoute || model.kind === 'singleType' ? 'find' : 'findOne') : method === 'POST' ? 'create' : method === 'PUT' ? 'update' : 'delete';
-    const caller = await authenticate(req, services);
-    authorize(caller, `${model.uid}.${action}`);
-    const { documents, schemas } = services;
-    const v4 = req.headers['strapi-response-format'] === 'v4';
-    // Looked up before the query string is even parsed: a hit costs authentication and a map lookup.
-    const cached = method === 'GET' ? await services.responses.read({ request: req, callerKey: caller.cacheKey, registry, v4, url: req.originalUrl }) : null;
-    const hit = cached?.hit;
-    if (hit !== undefined) {
-      sendJsonText(res, 200, hit);
-      return;
-    }
-    // What the route's defaults and the project's route middlewares make of the client's query.
-    const raw = routeQuery({ code: services.projectCode, model, action, query: parseQueryString(rawQuery(req.originalUrl)) });
-    const call = await parseContentCall({ req, method, target, raw, env: queryEnv(services, registry, caller) });
-    // A read SQLite answers as JSON text is sent (and cached) as it is.
-    const text = v4 ? undefined : await schemas.within(registry, () => readText(documents, call, { model, caller }));
-    if (text !== undefined) {
-      sendJsonText(res, 200, cached ? cached.store(found(text)) : found(text));
-      return;
-    }
-    const answer = await schemas.within(registry, () => perform(documents, call, { model, caller }));
-    if (answer === null) {
-      res.status(204).end();
-      return;
-    }
-    const body = { data: v4 ? schemas.within(registry, () => documents.toV4({ model, data: answer.data })) : answer.data, meta: answer.meta };
-    if (cached) sendJsonText(res, 200, cached.store(JSON.stringify(body)));
-    else sendJson(res, call.kind === 'create' ? 201 : 200, body);
   };
+}
+
+/** One content-API call under the registry it was planned with. */
+async function contentCall(services: Services, ctx: { req: Request; res: Response; next: NextFunction; registry: Registry }): Promise<void> {
+  const { req, res, next, registry } = ctx;
+  const target = contentTarget(registry, req.path);
+  if (!target) {
+    next();
+    return;
+  }
+  const { model, documentId } = target;
+  const listRoute = model.kind !== 'singleType' && documentId === null;
+  const allow = listRoute ? COLLECTION_METHODS : DOCUMENT_METHODS;
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+  if (req.method === 'OPTIONS') {
+    res.status(200).set('Allow', allow.join(', ')).end();
+    return;
+  }
+  if (!allow.includes(req.method)) {
+    methodNotAllowed(res, allow);
+    return;
+  }
+  const action =
+    method === 'GET' ? (listRoute || model.kind === 'singleType' ? 'find' : 'findOne') : method === 'POST' ? 'create' : method === 'PUT' ? 'update' : 'delete';
+  const caller = await authenticate(req, services);
+  authorize(caller, `${model.uid}.${action}`);
+  const { documents, schemas } = services;
+  const v4 = req.headers['strapi-response-format'] === 'v4';
+  // Looked up before the query string is even parsed: a hit costs authentication and a map lookup.
+  const cached = method === 'GET' ? await services.responses.read({ request: req, callerKey: caller.cacheKey, registry, v4, url: req.originalUrl }) : null;
+  const hit = cached?.hit;
+  if (hit !== undefined) {
+    sendJsonText(res, 200, hit);
+    return;
+  }
+  // What the route's defaults and the project's route middlewares make of the client's query.
+  const raw = routeQuery({ code: services.projectCode, model, action, query: parseQueryString(rawQuery(req.originalUrl)) });
+  const call = await parseContentCall({ req, method, target, raw, env: queryEnv(services, registry, caller) });
+  // A read SQLite answers as JSON text is sent (and cached) as it is.
+  const text = v4 ? undefined : await schemas.within(registry, () => readText(documents, call, { model, caller }));
+  if (text !== undefined) {
+    sendJsonText(res, 200, cached ? cached.store(found(text)) : found(text));
+    return;
+  }
+  // A write is pinned to its registry: its transaction is refused if the schemas changed before it began (SchemaController.forWrite).
+  const run = () => perform(documents, call, { model, caller });
+  const answer = await (call.kind === 'findMany' || call.kind === 'findOne' ? schemas.within(registry, run) : schemas.forWrite(registry, run));
+  if (answer === null) {
+    res.status(204).end();
+    return;
+  }
+  const body = { data: v4 ? schemas.within(registry, () => documents.toV4({ model, data: answer.data })) : answer.data, meta: answer.meta };
+  if (cached) sendJsonText(res, 200, cached.store(JSON.stringify(body)));
+  else sendJson(res, call.kind === 'create' ? 201 : 200, body);
 }
 
 /**
  * A read's answer as JSON text built by the database (null: no such document), or undefined when it is not answered that way.
  * Called `within` the request's registry: the document call must come before any await (so do `perform`'s).
  */
-async function readText(documents: DocumentService, call: ContentCall, ctx: { model: ContentTarget['model']; caller: Caller }): Promise<string | null | undefined> {
+async function readText(
+  documents: DocumentService,
+  call: ContentCall,
+  ctx: { model: ContentTarget['model']; caller: Caller },
+): Promise<string | null | undefined> {
   const { model, caller } = ctx;
   const access = { canRead: (uid: string) => caller.allows(`${uid}.find`) };
   switch (call.kind) {
@@ -131,7 +155,11 @@ async function readText(documents: DocumentService, call: ContentCall, ctx: { mo
 }
 
 /** Runs a parsed call on the document service: its data and meta, or null for a delete (204). */
-async function perform(documents: DocumentService, call: ContentCall, ctx: { model: ContentTarget['model']; caller: Caller }): Promise<{ data: unknown; meta: unknown } | null> {
+async function perform(
+  documents: DocumentService,
+  call: ContentCall,
+  ctx: { model: ContentTarget['model']; caller: Caller },
+): Promise<{ data: unknown; meta: unknown } | null> {
   const { model, caller } = ctx;
   const access = { canRead: (uid: string) => caller.allows(`${uid}.find`) };
   // Writes made with an admin session record who made them (createdBy/updatedBy), as Strapi's admin does.

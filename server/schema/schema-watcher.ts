@@ -4,6 +4,8 @@ import { extname, join } from 'node:path';
 
 /** A running watch of a schemas folder. */
 export interface SchemaWatch {
+  /** Watches the folder afresh: after a change wrote new folders (a new type), so a watch that missed them sees them. */
+  refresh(): void;
   close(): void;
 }
 
@@ -19,29 +21,48 @@ function concernsSchemas(fileName: string | null): boolean {
  * calls `onChange` once the folder has been quiet for `debounceMs` after a change. The builder's
  * own writes trigger it too: the reload then finds nothing new and does nothing.
  */
-export async function watchSchemas(args: { root: string; debounceMs: number; onChange: () => Promise<void>; log: (message: string) => void }): Promise<SchemaWatch> {
+export async function watchSchemas(args: {
+  root: string;
+  debounceMs: number;
+  onChange: () => Promise<void>;
+  log: (message: string) => void;
+}): Promise<SchemaWatch> {
   const dir = join(args.root, 'src');
-  let watcher: FSWatcher;
-  try {
-    await mkdir(dir, { recursive: true });
-    watcher = watch(dir, { recursive: true, persistent: false });
-  } catch (err) {
-    args.log(`schemas: not watching ${dir} for changes: ${err instanceof Error ? err.message : String(err)}`);
-    return { close: () => undefined };
-  }
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
   const fire = () => {
     timer = null;
     if (!closed) void args.onChange().catch((err: unknown) => args.log(`schemas: reload failed: ${err instanceof Error ? err.message : String(err)}`));
   };
-  watcher.on('change', (_event, fileName) => {
-    if (!concernsSchemas(typeof fileName === 'string' ? fileName : null)) return;
-    if (timer !== null) clearTimeout(timer);
-    timer = setTimeout(fire, args.debounceMs);
-  });
-  watcher.on('error', (err) => args.log(`schemas: watching ${dir} failed: ${err.message}`));
+  const open = (): FSWatcher => {
+    const next = watch(dir, { recursive: true, persistent: false });
+    next.on('change', (_event, fileName) => {
+      if (!concernsSchemas(typeof fileName === 'string' ? fileName : null)) return;
+      if (timer !== null) clearTimeout(timer);
+      timer = setTimeout(fire, args.debounceMs);
+    });
+    next.on('error', (err) => args.log(`schemas: watching ${dir} failed: ${err.message}`));
+    return next;
+  };
+  let watcher: FSWatcher;
+  try {
+    await mkdir(dir, { recursive: true });
+    watcher = open();
+  } catch (err) {
+    args.log(`schemas: not watching ${dir} for changes: ${err instanceof Error ? err.message : String(err)}`);
+    return { refresh: () => undefined, close: () => undefined };
+  }
   return {
+    refresh() {
+      if (closed) return;
+      try {
+        const next = open();
+        watcher.close();
+        watcher = next;
+      } catch (err) {
+        args.log(`schemas: watching ${dir} again failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
     close() {
       closed = true;
       if (timer !== null) clearTimeout(timer);
