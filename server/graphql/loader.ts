@@ -6,8 +6,8 @@ import { typeNameOf } from './names.js';
 import { attributeOf, populateOf, relationEntry, selectionUnder, withWindows, type PopulateScope } from './populate.js';
 
 /**
- * Relation fields the root's populate did not load (the same attribute selected again under an
- * alias with other arguments): loaded per request in batches, one read of the parents' type per
+ * Relation and repeatable component fields the root's populate did not load (the same attribute
+ * selected again under an alias with other arguments): loaded per request in batches, one read of the parents' type per
  * (field, arguments, status, locale) whatever the number of parents, never one per parent.
  */
 type Raw = Record<string, unknown>;
@@ -23,7 +23,11 @@ export function createRelationLoader(deps: { documents: DocumentService; env: Qu
   async function run(model: ContentTypeModel, node: FieldNode, info: GraphQLResolveInfo, status: string, locale: string | null, batch: Batch): Promise<void> {
     const name = attributeOf(node.name.value);
     const attribute = model.attributes.get(name);
-    const target = attribute?.kind === 'relation' ? deps.scope.registry.model(attribute.target) : attribute?.kind === 'media' ? deps.scope.registry.model(FILE_UID) : model;
+    const target =
+      attribute?.kind === 'relation' ? deps.scope.registry.model(attribute.target)
+      : attribute?.kind === 'media' ? deps.scope.registry.model(FILE_UID)
+      : attribute?.kind === 'component' ? deps.scope.registry.component(attribute.component)
+      : model;
     const type = info.schema.getType(typeNameOf(model));
     const def = type instanceof GraphQLObjectType ? type.getFields()[node.name.value] : undefined;
     const { entry, window } = def ? relationEntry(getArgumentValues(def, node, info.variableValues), deps.scope) : { entry: {}, window: null };
@@ -43,7 +47,7 @@ export function createRelationLoader(deps: { documents: DocumentService; env: Qu
   }
 
   return {
-    /** The value of `node` (a relation or media field) for one parent document. */
+    /** The value of `node` (a relation, media or repeatable component field) for one parent document. */
     load(model: ContentTypeModel, parent: Raw, node: FieldNode, info: GraphQLResolveInfo): Promise<unknown> {
       const status = model.draftAndPublish && parent.publishedAt === null ? 'draft' : 'published';
       const locale = model.localized && typeof parent.locale === 'string' ? parent.locale : null;

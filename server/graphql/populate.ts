@@ -100,7 +100,8 @@ export function populateOf(model: Model, set: SelectionSetNode | undefined, scop
     if (!target) continue;
     const inner = populateOf(target, selectionUnder(node, info), scope, info, level + 1);
     const def = defs[node.name.value];
-    const { entry, window } = def && def.args.length > 0 && attribute.kind !== 'component' ? relationEntry(getArgumentValues(def, node, info.variableValues), scope) : { entry: {}, window: null };
+    // A repeatable component takes a relation's arguments (Strapi's component resolver: filters, sort, a page of defaultLimit).
+    const { entry, window } = def && def.args.length > 0 ? relationEntry(getArgumentValues(def, node, info.variableValues), scope) : { entry: {}, window: null };
     populate[name] = { ...entry, populate: inner.populate };
     windows[name] = { start: window?.start ?? null, limit: window?.limit ?? null, children: inner.windows };
   }

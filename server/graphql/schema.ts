@@ -151,7 +151,7 @@ export function buildGraphqlSchema(args: { registry: Registry; localeCodes: () =
               else fields[a.name] = { type: objectOf(target), resolve: relationOne(a.name, model) };
             } else if (a.kind === 'component') {
               const component = registry.component(a.component) as ComponentModel;
-              fields[a.name] = a.repeatable ? { type: new GraphQLList(objectOf(component)), args: listArgs(component), resolve: toManyField(a.name) } : { type: objectOf(component) };
+              fields[a.name] = a.repeatable ? { type: new GraphQLList(objectOf(component)), args: listArgs(component), resolve: relationList(a.name, model) } : { type: objectOf(component) };
             } else if (a.kind === 'dynamiczone') {
               fields[a.name] = { type: new GraphQLList(dynamicZoneOf(name, a.name, a.components)), resolve: toManyField(a.name) };
             }

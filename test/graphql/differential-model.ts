@@ -100,7 +100,7 @@ export interface Seeded {
   readonly posts: string[];
 }
 
-/** Seeds the model through REST only: uploads, people, tags, variants, posts (en, one fr, one draft only), the single type. */
+/** Seeds the model through REST only: uploads, people, tags, variants, posts (en, one fr, one draft only), two users, the single type. */
 export async function seedDifferential(server: TestServer, token: string): Promise<Seeded> {
   const call = async (method: string, path: string, data: unknown): Promise<Json> => {
     const res = await server.request(path, { method, token, json: { data } });
@@ -147,6 +147,10 @@ export async function seedDifferential(server: TestServer, token: string): Promi
   await call('PUT', `/api/blog-posts/${posts[0]}?locale=fr`, { ...base(0), title: 'Billet 0', summary: 'Résumé', slug: 'billet-0' });
   await call('PUT', `/api/blog-posts/${posts[1]}?status=draft`, { title: 'Post 1 (edited draft)' });
   posts.push(id(await call('POST', '/api/blog-posts?status=draft', { ...base(6), title: 'Draft only' })));
+  for (const username of ['ursula', 'victor']) {
+    const res = await server.request('/api/auth/local/register', { method: 'POST', json: { username, email: `${username}@example.com`, password: 'Passw0rd!' } });
+    if (!res.ok) throw new Error(`register ${username}: ${res.status} ${await res.text()}`);
+  }
   await call('PUT', '/api/site-setting', { siteName: 'Hearth test', footer: { label: 'f', amount: 1, unit: 'cm' }, hero: [{ __component: 'page-blocks.hero-banner', heading: 'Welcome', image: files[2] }] });
   return { files, people, tags, variants, posts };
 }

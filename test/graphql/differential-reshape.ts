@@ -7,7 +7,8 @@ import qs from 'qs';
  * - a document has `documentId` and no `id`; a component keeps `id`, as a string (`ID`);
  * - REST's `data` (and `meta.pagination`) is GraphQL's root field (and `pageInfo`);
  * - a dynamic-zone entry's `__component: 'page-blocks.hero-banner'` is
- *   `__typename: 'ComponentPageBlocksHeroBanner'`;
+ *   `__typename: 'ComponentPageBlocksHeroBanner'`; GraphQL lists every entry of the zone (Strapi's
+ *   resolver loads the whole zone), an entry without a fragment as its `__typename` alone;
  * - `x_connection { nodes }` on a relation is REST's populated `x` list;
  * - an enumeration's value is its GraphQL name (Strapi's `toRegressedEnumValue`: `in-stock` is
  *   `in_stock`, `Out of stock` is `Out_of_stock`), REST's is the stored value;
@@ -28,7 +29,11 @@ export interface ListArgs {
 }
 
 /** A field: a scalar's name, a relation/component/media with its own selection, or a dynamic zone by component uid. */
-export type Field = string | { readonly name: string; readonly select: Selection; readonly args?: ListArgs; readonly connection?: boolean } | { readonly zone: string; readonly on: Record<string, Selection> };
+export type Field =
+  | string
+  | { readonly name: string; readonly select: Selection; readonly args?: ListArgs; readonly connection?: boolean }
+  /** A dynamic zone: fragments by component uid; `all`, the zone's every component (REST is asked for those without a fragment too). */
+  | { readonly zone: string; readonly on: Record<string, Selection>; readonly all?: readonly string[] };
 export type Selection = readonly Field[];
 
 const gqlFilters = (filters: unknown): unknown => {
@@ -77,7 +82,8 @@ export function restSelection(selection: Selection): Json {
   for (const f of selection) {
     if (typeof f === 'string') continue;
     if ('zone' in f) {
-      populate[f.zone] = { on: Object.fromEntries(Object.entries(f.on).map(([uid, s]) => [uid, restSelection(s)])) };
+      const bare = (f.all ?? []).filter((uid) => !(uid in f.on)).map((uid) => [uid, true]);
+      populate[f.zone] = { on: Object.fromEntries([...Object.entries(f.on).map(([uid, s]) => [uid, restSelection(s)]), ...bare]) };
       continue;
     }
     const args = f.args ?? {};

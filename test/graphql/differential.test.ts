@@ -32,6 +32,7 @@ const gql = async (query: string, variables: Json = {}): Promise<{ status: numbe
 const rest = async (path: string): Promise<Json> => {
   const res = await server.request(path, { token });
   const body = (await res.json()) as Json;
+  if (res.status !== 200) console.log(path, JSON.stringify(body));
   expect({ path, status: res.status }).toEqual({ path, status: 200 });
   return body;
 };
@@ -104,18 +105,36 @@ const LISTS: ListCase[] = [
   { name: 'draft only entries of a D&P type', root: ['productVariants', '/api/product-variants'], select: ['sku', 'publishedAt'], args: { status: 'draft', sort: 'sku' } },
   { name: 'a filter on an enumeration of another type', root: ['productVariants', '/api/product-variants'], select: ['sku'], args: { filters: { stock: { $in: ['in-stock', 'pre_order'] } } } },
   { name: 'upload files', root: ['uploadFiles', '/api/upload/files'], select: FILE },
+  { name: 'filters: $eqi, $nei, $notContainsi, $notIn, $null', root: posts, select: TITLE, args: { filters: { title: { $eqi: 'post 2', $nei: 'x', $notContainsi: 'Z' }, views: { $notIn: [1, 2] }, slug: { $null: true } } } },
+  { name: 'filters: email $endsWith', root: posts, select: TITLE, args: { filters: { contactEmail: { $endsWith: '3@example.com' } } } },
+  { name: 'sort: through a component', root: posts, select: ['title'], args: { sort: ['specs.title:desc'] } },
+  { name: 'publicationFilter', root: posts, select: TITLE, args: { status: 'draft', publicationFilter: 'modified' } as ListArgs },
+  { name: 'hasPublishedVersion: false', root: posts, select: TITLE, args: { status: 'draft', hasPublishedVersion: false } as ListArgs },
+  {
+    name: 'relations three deep',
+    root: ['people', '/api/people'],
+    select: ['name', { name: 'posts', select: ['title', { name: 'tags', select: ['label', { name: 'blogPosts', select: ['title'], args: { sort: 'title' } }], args: { sort: 'label' } }], args: { sort: 'title' } }],
+  },
+  { name: 'relations of a draft read are drafts', root: ['people', '/api/people'], select: ['name', { name: 'posts', select: ['title', 'publishedAt'], args: { sort: 'title' } }], args: { status: 'draft' } },
+  { name: 'a to-one relation in a component in a dynamic zone, filtered list', root: posts, select: [{ zone: 'sections', on: { 'page-blocks.call-to-action': ['label', { name: 'target', select: ['name', { name: 'badge', select: ['label'] }] }] }, all: ['page-blocks.hero-banner'] }], args: { filters: { views: { $lt: 30 } } } },
+  { name: 'users with their role', root: ['usersPermissionsUsers', '/api/users'], select: ['documentId', 'username', 'email', 'confirmed', 'blocked', 'provider', { name: 'role', select: ['name', 'type'] }] },
 ];
 
 describe('GraphQL answers as REST does, on a model it was not built on', () => {
   it.each(LISTS)('$name', async (c) => {
-    const { status, locale, ...list } = c.args ?? {};
-    const extra = { ...(status ? { status: 'DRAFT' } : {}), ...(locale ? { locale: JSON.stringify(locale) } : {}) };
+    const { status, locale, publicationFilter, hasPublishedVersion, ...list } = (c.args ?? {}) as ListCase['args'] & { publicationFilter?: string; hasPublishedVersion?: boolean };
+    const extra = {
+      ...(status ? { status: 'DRAFT' } : {}), ...(locale ? { locale: JSON.stringify(locale) } : {}),
+      ...(publicationFilter ? { publicationFilter: publicationFilter.toUpperCase().replaceAll('-', '_') } : {}),
+      ...(hasPublishedVersion !== undefined ? { hasPublishedVersion: String(hasPublishedVersion) } : {}),
+    };
     const args = gqlArgs({ ...list, extra });
     const select = gqlSelection(c.select);
     const query = c.connection ? `{ ${c.root[0]}_connection${args} { nodes ${select} pageInfo { total page pageSize pageCount } } }` : `{ ${c.root[0]}${args} ${select} }`;
     const answer = await gqlRoot(query);
     const restAnswer = await rest(`${c.root[1]}?${restQuery(c.select, c.args)}`);
-    const data = c.root[1] === '/api/upload/files' ? restAnswer : restAnswer.data;
+    // The upload and users routes answer a bare list.
+    const data = Array.isArray(restAnswer) ? restAnswer : restAnswer.data;
     const expected = c.connection ? { nodes: reshape(c.select, data), pageInfo: pageInfoOf((restAnswer.meta as Json).pagination as Json) } : reshape(c.select, data);
     expect(answer).toEqual(expected);
   });
@@ -250,5 +269,29 @@ describe('errors answer as REST does', () => {
     const g = await gqlError(`mutation($data: ${type}Input!) { create${type}(data: $data) { documentId } }`, { data });
     const r = await restError(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data }) });
     expect({ code: g.code, name: g.name, message: g.message, details: g.details }).toEqual({ code: 'BAD_USER_INPUT', name: r.name, message: r.message, details: r.details });
+  });
+});
+
+describe('list arguments below the root, against the whole list REST reads', () => {
+  type Spec = { id: number; title: string; lines: Array<{ id: number; label: string; amount: number }> };
+  const specsOf = async (): Promise<Array<{ documentId: string; specs: Spec[] }>> =>
+    (await rest('/api/blog-posts?sort=title&fields[0]=title&populate[specs][populate][lines]=true')).data as Array<{ documentId: string; specs: Spec[] }>;
+
+  it('a repeatable component takes filters, sort and pagination (Strapi applies them to the component list)', async () => {
+    const all = await specsOf();
+    const answer = (await gqlRoot('{ blogPosts(sort: "title") { documentId a: specs(sort: "title:desc") { title } b: specs(filters: { title: { endsWith: "b" } }) { title } c: specs(pagination: { limit: 1, start: 1 }) { title lines(sort: "amount:desc", pagination: { pageSize: 1 }) { label } } } }')) as Json[];
+    expect(answer).toEqual(all.map((p) => ({
+      documentId: p.documentId,
+      a: [...p.specs].sort((x, y) => y.title.localeCompare(x.title)).map((s) => ({ title: s.title })),
+      b: p.specs.filter((s) => s.title.endsWith('b')).map((s) => ({ title: s.title })),
+      c: p.specs.slice(1, 2).map((s) => ({ title: s.title, lines: [...s.lines].sort((x, y) => y.amount - x.amount).slice(0, 1).map((l) => ({ label: l.label })) })),
+    })));
+  });
+
+  it('a relation list takes pagination; the same relation twice with other arguments', async () => {
+    const people = (await rest('/api/people?sort=name&fields[0]=name&populate[posts][fields][0]=title&populate[posts][sort]=title')).data as Array<{ name: string; posts: Array<{ title: string }> }>;
+    const answer = await gqlRoot('{ people(sort: "name") { name first: posts(sort: "title", pagination: { limit: 1 }) { title } rest: posts(sort: "title", pagination: { start: 1 }) { title } page2: posts_connection(sort: "title", pagination: { page: 2, pageSize: 1 }) { nodes { title } } } }');
+    const titles = (list: Array<{ title: string }>) => list.map((p) => ({ title: p.title }));
+    expect(answer).toEqual(people.map((p) => ({ name: p.name, first: titles(p.posts.slice(0, 1)), rest: titles(p.posts.slice(1)), page2: { nodes: titles(p.posts.slice(1, 2)) } })));
   });
 });
