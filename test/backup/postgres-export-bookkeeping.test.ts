@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseEnvFor, databaseUrlFor, dropDatabaseFor } from '../helpers/database.js';
 import { dataOf, expectJson } from '../helpers/project.js';
 import { startTestServer } from '../helpers/server.js';
+import type { RunResult } from '../helpers/cli.js';
 import { entriesOf, runInProcess } from './helpers.js';
 
 /**
@@ -19,7 +20,7 @@ const dirs: string[] = [];
 let root: string;
 
 /** Runs `hearth <args>` in this process with `env` set while it runs. */
-async function hearth(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+async function hearth(args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
