@@ -41,6 +41,12 @@ export interface ResponseCache {
    * read from the database (PostgreSQL's `readStamp`).
    */
   read(args: ReadArgs): ReadSlot | Promise<ReadSlot>;
+  /**
+   * PostgreSQL: reads the stamp for one request (a statement issued after the call), to be given
+   * to `read` as `stamp` and to the caller memo (http/caller.ts), so a hit costs this one round
+   * trip and no credential lookup. Absent on SQLite, where the stamp is exact and free.
+   */
+  readonly freshStamp?: () => Promise<string | null>;
 }
 
 /** What a cached answer is keyed by, and the request it is read for. */
@@ -55,6 +61,8 @@ export interface ReadArgs {
   readonly v4: boolean;
   /** The raw URL, query string included. */
   readonly url: string;
+  /** The stamp `freshStamp` read for this request; absent: `read` reads it. */
+  readonly stamp?: string | null;
 }
 
 /** One GET answer's slot: the cached bytes, or where to store the computed text. */
@@ -180,6 +188,7 @@ export function createResponseCache(deps: ResponseCacheDeps): ResponseCache {
     if (remembered !== undefined && sameKey(remembered.args, args)) return remembered.slot;
     const callerKey = args.callerKey;
     if (callerKey === undefined) return UNCACHED;
+    if (args.stamp !== undefined) return lookup(args, callerKey, args.stamp);
     if (deps.readStamp !== undefined) return deps.readStamp().then((stamp) => lookup(args, callerKey, stamp));
     return lookup(args, callerKey, deps.changeStamp());
   }
@@ -194,5 +203,5 @@ export function createResponseCache(deps: ResponseCacheDeps): ResponseCache {
     return slot;
   }
 
-  return { ...cache, enabled: deps.readStamp !== undefined || deps.changeStamp() !== null, read };
+  return { ...cache, enabled: deps.readStamp !== undefined || deps.changeStamp() !== null, read, ...(deps.readStamp === undefined ? {} : { freshStamp: deps.readStamp }) };
 }

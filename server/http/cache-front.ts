@@ -20,11 +20,16 @@ export function cacheFront(services: Services, app: RequestListener): RequestLis
   const hostAllowed = allowedHosts(services.config.host, services.config.allowedHosts);
   const origins = originPolicy(services.config);
 
-  /** The request's one cache lookup; a miss is remembered on `req` for the route (cache/response-cache.ts). */
+  /**
+   * The request's one cache lookup; a miss is remembered on `req` for the route (cache/response-cache.ts).
+   * On PostgreSQL the stamp is read first and serves both the caller memo and the lookup: a hit
+   * costs that one round trip, not a credential lookup besides.
+   */
   async function hit(req: IncomingMessage, url: string): Promise<Buffer | undefined> {
-    const caller = await authenticate(req, services);
+    const stamp = services.responses.freshStamp === undefined ? undefined : await services.responses.freshStamp();
+    const caller = await authenticate(req, services, stamp);
     const v4 = req.headers['strapi-response-format'] === 'v4';
-    return (await services.responses.read({ request: req, callerKey: caller.cacheKey, registry: services.registry(), v4, url })).hit;
+    return (await services.responses.read({ request: req, callerKey: caller.cacheKey, registry: services.registry(), v4, url, stamp })).hit;
   }
 
   function send(req: IncomingMessage, res: ServerResponse, body: Buffer): void {

@@ -26,16 +26,20 @@ export function bearerOf(req: WithHeaders): string | undefined {
   return parts[1];
 }
 
-/** Resolves the caller from `Authorization`: none is the public role; a credential no strategy accepts is a 401. */
-export async function authenticate(req: WithHeaders, deps: AuthDeps): Promise<Caller> {
+/**
+ * Resolves the caller from `Authorization`: none is the public role; a credential no strategy
+ * accepts is a 401. `fresh`: the change stamp read from the database for this request (the
+ * response cache's front door on PostgreSQL), under which the caller memo is used.
+ */
+export async function authenticate(req: WithHeaders, deps: AuthDeps, fresh?: string | null): Promise<Caller> {
   const credential = bearerOf(req);
   // The memo's key: the credential, or the empty string for the public role (never a credential).
   const key = credential ?? '';
-  const stamp = deps.callers?.stamp() ?? null;
+  const stamp = fresh !== undefined ? fresh : (deps.callers?.stamp() ?? null);
   const known = stamp === null ? undefined : deps.callers?.get(key, stamp);
   if (known !== undefined) return known;
   const caller = await resolveCaller(credential, deps);
-  if (stamp !== null) deps.callers?.set(key, stamp, caller);
+  if (stamp !== null) deps.callers?.set(key, stamp, caller, fresh !== undefined);
   return caller;
 }
 

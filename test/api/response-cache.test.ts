@@ -27,10 +27,10 @@ async function read(path: string, token: string | null = full): Promise<{ data: 
 }
 
 /**
- * Statements a hit may cost: SQLite none beyond authentication; PostgreSQL also the change
- * stamp's read (and authentication, whose memo is keyed by the synchronous stamp it lacks).
+ * Statements a hit may cost: SQLite none beyond authentication; PostgreSQL the change stamp's
+ * read, which also keys the caller memo (no token lookup besides).
  */
-const HIT_STATEMENTS = () => (onPostgres() ? 2 : 1);
+const HIT_STATEMENTS = () => 1;
 
 /** Reads twice; the second read must be answered from the cache (no SQL beyond authentication and the stamp). */
 async function readTwice(path: string, token: string | null = full): Promise<{ data: Doc | Doc[] }> {
@@ -175,8 +175,8 @@ describe('answers from the cache', () => {
       const computed = await exchange(server, path, headers);
       const before = queries();
       const cached = await exchange(server, path, headers);
-      // SQLite: none (the caller is memoised); PostgreSQL: the token's read and the stamp's.
-      expect(queries() - before).toBeLessThanOrEqual(onPostgres() ? 2 : 0);
+      // SQLite: none (the caller is memoised); PostgreSQL: the stamp's read (the caller memoised under it).
+      expect(queries() - before).toBeLessThanOrEqual(onPostgres() ? 1 : 0);
       expect(cached).toEqual(computed);
       expect(computed.status).toBe(200);
     }
