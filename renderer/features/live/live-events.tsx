@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { followEventStream, type LiveEvent } from '../../api/event-stream';
 import { useClient } from '../auth/session';
+import { refreshDelay } from './refresh-delay';
 
 export type { LiveEvent } from '../../api/event-stream';
 
@@ -14,8 +15,6 @@ type Subscribe = (listener: Listener) => () => void;
 
 const LiveContext = createContext<Subscribe | null>(null);
 
-/** How long a list waits after an event for more before it reloads once (a bulk write sends many). */
-export const LIVE_REFRESH_DEBOUNCE_MS = 250;
 
 /**
  * Opens the change stream (`GET /hearth/events`) once for the signed-in session and hands each
@@ -52,9 +51,13 @@ export function useLiveEvents(onSignal: Listener): void {
   useEffect(() => subscribe?.((signal) => latest.current(signal)), [subscribe]);
 }
 
-/** Calls `refresh` once, LIVE_REFRESH_DEBOUNCE_MS after the last event `matches` accepts (or a reset). */
+/**
+ * Calls `refresh` once, LIVE_REFRESH_DEBOUNCE_MS after the last event `matches` accepts (or a
+ * reset), and at least every LIVE_REFRESH_MAX_WAIT_MS while they keep coming.
+ */
 export function useLiveRefresh(matches: (event: LiveEvent) => boolean, refresh: () => void): void {
   const timer = useRef<number | null>(null);
+  const firstAt = useRef(0);
   const latest = useRef(refresh);
   latest.current = refresh;
   useEffect(
@@ -65,11 +68,13 @@ export function useLiveRefresh(matches: (event: LiveEvent) => boolean, refresh: 
   );
   useLiveEvents((signal) => {
     if (signal !== 'reset' && !matches(signal)) return;
-    if (timer.current !== null) window.clearTimeout(timer.current);
+    const now = Date.now();
+    if (timer.current === null) firstAt.current = now;
+    else window.clearTimeout(timer.current);
     timer.current = window.setTimeout(() => {
       timer.current = null;
       latest.current();
-    }, LIVE_REFRESH_DEBOUNCE_MS);
+    }, refreshDelay(firstAt.current, now));
   });
 }
 
