@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LocaleService } from '../auth/locales.js';
 import type { Database, Db } from '../db/database.js';
+import { createRegistryPins } from './registry-pins.js';
 import { disableDraftAndPublish, enableDraftAndPublish, type WriteEnv } from '../documents/index.js';
 import { AppError, applicationError } from '../errors/app-error.js';
 import { docsOf, sameDocs, type BuilderChange } from '../schema/builder.js';
@@ -11,7 +11,6 @@ import { fileChanges, writeFiles, type Undo } from '../schema/schema-writer.js';
 import { isSchemaRace, readSchemaSet, registryOfSet, sameStamp, schemaChangedError, schemaSetOf, writeSchemaSet } from '../schema/schema-set.js';
 import { parseSchemaStamp, readSchemaStamp, type SchemaStamp } from '../db/schema-version.js';
 import { syncSchemaIn } from '../schema/sync.js';
-import { SCHEMA_PIN_IDLE_MS } from '../limits.js';
 
 /**
  * The running registry and the one way to change it: builder edits and hand edits of the schemas
@@ -95,56 +94,8 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
   let stamp = deps.stamp ?? null;
   const versions = new WeakMap<Registry, number>();
   if (stamp !== null) versions.set(registry, stamp.version);
-  const pinned = new AsyncLocalStorage<Registry>();
-  /** How many `pin`/`pinUntil` calls have not ended; SCHEMA_PIN_IDLE_MS at 0 and the storage is disabled. */
-  let pins = 0;
-  let idleTimer: NodeJS.Timeout | undefined;
-  const disableIfIdle = () => {
-    idleTimer = undefined;
-    if (pins === 0) pinned.disable();
-  };
-  function hold(): () => void {
-    pins += 1;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      pins -= 1;
-      if (pins === 0 && idleTimer === undefined) idleTimer = setTimeout(disableIfIdle, SCHEMA_PIN_IDLE_MS).unref();
-    };
-  }
-  function pinUntil<T>(fn: () => T, until: (release: () => void) => void): T {
-    const release = hold();
-    until(release);
-    try {
-      return pinned.run(registry, fn);
-    } catch (err) {
-      release();
-      throw err;
-    }
-  }
-  /** Runs `fn` with the running registry pinned until it settles. */
-  function pin<T>(fn: () => T): T {
-    let release = (): void => undefined;
-    const out = pinUntil(fn, (r) => {
-      release = r;
-    });
-    // Ends when fn returns, or when the promise it returns settles.
-    if (out instanceof Promise) out.then(release, release);
-    else release();
-    return out;
-  }
-  /** The registry `within` holds while its callback runs synchronously. */
-  let held: Registry | undefined;
-  function within<T>(next: Registry, fn: () => T): T {
-    const outer = held;
-    held = next;
-    try {
-      return fn();
-    } finally {
-      held = outer;
-    }
-  }
+  const pins = createRegistryPins();
+  const pin = <T>(fn: () => T): T => pins.pin(registry, fn);
   let tail: Promise<unknown> = Promise.resolve();
   const listeners = new Set<() => void>();
   const announce = () => {
@@ -276,7 +227,7 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
   // The write guard: a transaction of a request pinned to schemas the database has moved past is refused before it writes.
   if (stamp !== null && database.guardWrites) {
     database.guardWrites((text) => {
-      const planned = pinned.getStore();
+      const planned = pins.pinned();
       const at = parseSchemaStamp(text);
       const version = planned === undefined ? undefined : versions.get(planned);
       if (at === null || version === undefined || version === at.version) return;
@@ -339,10 +290,10 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
   }
 
   return {
-    current: () => held ?? pinned.getStore() ?? registry,
+    current: () => pins.now() ?? registry,
     pin,
-    pinUntil,
-    within,
+    pinUntil: (fn, until) => pins.pinUntil(registry, fn, until),
+    within: pins.within,
     apply(edit, alongside) {
       return exclusive(() =>
         followingRaces(async () => {
@@ -361,19 +312,7 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
     stamp: () => stamp,
     follow: () => exclusive(followNow),
     applyRegistry: (next) => exclusive(() => applyFolder(next)),
-    forWrite(planned, fn) {
-      if (stamp === null) return within(planned, fn);
-      const release = hold();
-      try {
-        const out = pinned.run(planned, fn);
-        if (out instanceof Promise) out.then(release, release);
-        else release();
-        return out;
-      } catch (err) {
-        release();
-        throw err;
-      }
-    },
+    forWrite: (planned, fn) => (stamp === null ? pins.within(planned, fn) : pins.pin(planned, fn)),
     async recover(err, used) {
       if (stamp === null || !isSchemaRace(err)) return null;
       await exclusive(followNow);
