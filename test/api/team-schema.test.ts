@@ -144,6 +144,15 @@ if (!onPostgres()) {
       expect((await expectJson<{ data: Doc }>(await call(c, `/api/notes/${written.data.documentId}`), 200)).data).toMatchObject({ mood: 'calm' });
     });
 
+    it('keeps both of two types added at once on two instances (the one behind follows, then edits)', async () => {
+      const [alpha, beta] = await Promise.all([
+        builder(a, 'POST', '', { contentType: collection('alpha', 'alphas', { name: { type: 'string' } }) }),
+        builder(b, 'POST', '', { contentType: collection('beta', 'betas', { name: { type: 'string' } }) }),
+      ]);
+      expect([alpha.status, beta.status]).toEqual([201, 201]);
+      for (const path of ['/api/alphas', '/api/betas']) for (const server of [a, b, c]) await within(1000, serves(server, path));
+    });
+
     it('loses no acknowledged write and answers no 500 while A adds and removes an attribute under load on B', async () => {
       const statuses: number[] = [];
       const acknowledged: string[] = [];
