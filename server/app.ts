@@ -42,7 +42,15 @@ function lazyRoute(load: () => Promise<RequestHandler>): RequestHandler {
 function graphqlPlugins(services: Services): PluginDeps {
   const { uploads, users } = services;
   return {
-    media: { one: (id, access) => uploads.reads.one(id, null, access.canRead), updateInfo: (id, info) => uploads.service.updateInfo(id, info), remove: (id) => uploads.service.remove(id) },
+    media: {
+      one: (id, access) => uploads.reads.one(id, null, access.canRead),
+      updateInfo: (id, info) => uploads.service.updateInfo(id, info),
+      remove: (id) => uploads.service.remove(id),
+      related: async (id, access) => {
+        const file = await uploads.reads.one(id, 'entries', access.canRead);
+        return Array.isArray(file?.related) ? (file.related as Record<string, unknown>[]) : [];
+      },
+    },
     users: { auth: users.auth, identify: users.identify, admin: users.admin, roles: users.roles, rateLimit: createAuthRateLimit({ now: services.now, database: services.database }) },
     locales: () => services.locales.list(),
   };

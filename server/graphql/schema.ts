@@ -1,6 +1,6 @@
 import {
   GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLID, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType,
-  GraphQLSchema, GraphQLString, GraphQLUnionType, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLInputFieldConfigMap,
+  GraphQLSchema, GraphQLString, GraphQLUnionType, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLInputFieldConfigMap,
   type GraphQLNamedType, type GraphQLOutputType, type GraphQLScalarType,
 } from 'graphql';
 import type { Registry } from '../schema/registry.js';
@@ -14,6 +14,7 @@ import { mediaMutations } from './mutations-media.js';
 import { usersMutations } from './mutations-users.js';
 import { inputOf } from './inputs.js';
 import { localeQueries } from './locales.js';
+import { relatedField } from './related.js';
 import type { MutationFields, SchemaParts } from './schema-parts.js';
 import { ROLE_UID, USER_UID } from '../users/models.js';
 import { DateScalar, DateTimeScalar, JSONScalar, LongScalar, TimeScalar, localeCodeScalar } from './scalars.js';
@@ -127,6 +128,7 @@ export function buildGraphqlSchema(args: { registry: Registry; localeCodes: () =
     fields[name] = { type: new GraphQLNonNull(new GraphQLList(objectOf(target))), args: listArgs(target), resolve: relationList(name, owner) };
   };
 
+  let related: GraphQLFieldConfig<unknown, GraphqlContext> | undefined;
   function objectOf(model: Model): GraphQLObjectType {
     const name = nameOf(model);
     const known = named.get(name);
@@ -157,6 +159,7 @@ export function buildGraphqlSchema(args: { registry: Registry; localeCodes: () =
             }
           }
           if (model.modelType === 'contentType') {
+            if (model.uid === FILE_UID) fields.related = (related ??= relatedField({ registry, nameOf, members: () => morphMembers() }));
             for (const ts of ['createdAt', 'updatedAt', 'publishedAt']) fields[ts] = { type: DateTimeScalar };
             if (model.localized) {
               fields.locale = { type: GraphQLString };
@@ -175,6 +178,13 @@ export function buildGraphqlSchema(args: { registry: Registry; localeCodes: () =
     publicationStatus: PublicationStatus, publicationFilter: PublicationFilter,
   });
   remember(locales.type);
+  /** `GenericMorph`'s members in Strapi's order: components, upload files, locales, then the other exposed types. */
+  const morphMembers = (): GraphQLObjectType[] => [
+    ...registry.components.map((c) => objectOf(c)),
+    ...exposed.filter((m) => m.uid === FILE_UID).map((m) => objectOf(m)),
+    locales.type,
+    ...exposed.filter((m) => m.uid !== FILE_UID).map((m) => objectOf(m)),
+  ];
   for (const model of exposed) {
     const type = objectOf(model);
     const status = {

@@ -67,6 +67,19 @@ describe('media mutations', () => {
   });
 });
 
+describe('UploadFile.related', () => {
+  it('answers the entries linking a file, their relations resolved, and leaves out types the caller may not find', async () => {
+    const file = await upload('cover.txt');
+    const category = (await (await server.request('/api/categories', { method: 'POST', token: full, json: { data: { name: 'Linked' } } })).json()) as { data: { documentId: string } };
+    const made = await server.request('/api/articles?status=draft', { method: 'POST', token: full, json: { data: { title: 'With cover', gallery: [file.id], category: category.data.documentId } } });
+    expect(made.status).toBe(201);
+    const query = `{ uploadFiles(filters: { name: { eq: "cover.txt" } }) { name related { __typename ... on Article { title category { name } } } } }`;
+    expect((await gql(query)).body).toEqual({ data: { uploadFiles: [{ name: 'cover.txt', related: [{ __typename: 'Article', title: 'With cover', category: { name: 'Linked' } }] }] } });
+    const filesOnly = await server.token('custom', ['plugin::upload.content-api.find']);
+    expect((await gql(query, filesOnly)).body).toEqual({ data: { uploadFiles: [{ name: 'cover.txt', related: [] }] } });
+  });
+});
+
 describe('users & permissions mutations', () => {
   const register = (username: string, email: string, password: string) =>
     gql(`mutation { register(input: { username: "${username}", email: "${email}", password: "${password}" }) { jwt user { username email } } }`, null);
