@@ -24,8 +24,8 @@ export interface EventSink {
   committed(db?: Db): void;
 }
 
-/** One raised event: a row re-read (and populated) at the end of the transaction, or a row as it was before its removal. */
-type Raised = { readonly event: EntryEvent; readonly model: ContentTypeModel } & ({ readonly rowId: number } | { readonly row: Row });
+/** One raised event: a row re-read (and populated) at the end of the transaction, a row as it was before its removal, or an entry built already. */
+type Raised = { readonly event: EntryEvent; readonly model: ContentTypeModel } & ({ readonly rowId: number } | { readonly row: Row } | { readonly entry: Record<string, unknown> });
 
 /** The events one transaction raises, in order. */
 export interface RaisedEvents {
@@ -33,16 +33,30 @@ export interface RaisedEvents {
   raise(event: EntryEvent, model: ContentTypeModel, rowId: number): void;
   /** Events about rows about to be removed (delete, unpublish): their scalars as they are now. */
   removed(event: EntryEvent, model: ContentTypeModel, rows: readonly Row[]): void;
+  /**
+   * An event about a row about to be removed, populated as `raise` populates (the content
+   * manager's unpublish of one document): built now, while its relations and components exist.
+   */
+  removing(event: EntryEvent, model: ContentTypeModel, row: Row): Promise<void>;
   readonly list: readonly Raised[];
 }
 
-export function raisedEvents(): RaisedEvents {
+/** The events of one transaction; `removing` builds its entries with `deps` in `trx` (without them it records scalars, as `removed`). */
+export function raisedEvents(scope?: { deps: DocumentDeps; trx: Db }): RaisedEvents {
   const list: Raised[] = [];
   return {
     list,
     raise: (event, model, rowId) => void list.push({ event, model, rowId }),
     removed: (event, model, rows) => {
       for (const row of rows) list.push({ event, model, row });
+    },
+    async removing(event, model, row) {
+      if (!scope) return void list.push({ event, model, row });
+      const { deps, trx } = scope;
+      if (!deps.events || !(await deps.events.wants(trx, event))) return;
+      const status = row.publishedAt === null ? 'draft' : 'published';
+      const [entry] = await present(deps, trx, model, [row], readQuery(deepPopulate(deps.registry, model), status), everyone);
+      if (entry !== undefined) list.push({ event, model, entry });
     },
   };
 }
@@ -109,7 +123,8 @@ export async function recordEvents(deps: DocumentDeps, trx: Db, raised: RaisedEv
     if (!wants) continue;
     const { model } = item;
     let entry: Record<string, unknown> | undefined;
-    if ('row' in item) {
+    if ('entry' in item) entry = item.entry;
+    else if ('row' in item) {
       [entry] = await present(deps, trx, model, [item.row], readQuery(new Map(), item.row.publishedAt === null ? 'draft' : 'published'), everyone);
     } else {
       const row = await trx.selectFrom(model.table).selectAll().where('id', '=', item.rowId).executeTakeFirst();
@@ -129,9 +144,9 @@ export async function recordEvents(deps: DocumentDeps, trx: Db, raised: RaisedEv
  * committed, the sink is told (deliveries start after the commit, never inside the write).
  */
 export async function eventTransaction<T>(deps: DocumentDeps, fn: (trx: Db, events: RaisedEvents) => Promise<T>): Promise<T> {
-  const events = raisedEvents();
   let recorded: Db | null = null;
   const out = await deps.database.db.transaction().execute(async (trx) => {
+    const events = raisedEvents({ deps, trx });
     const result = await fn(trx, events);
     if (await recordEvents(deps, trx, events)) recorded = trx;
     return result;

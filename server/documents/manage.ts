@@ -80,10 +80,18 @@ function needsDraftAndPublish(model: ContentTypeModel): void {
   if (!model.draftAndPublish) throw applicationError(`${model.uid} does not use draft & publish`);
 }
 
-/** Publishes the draft of one locale (validated in full, as the content API's publish). */
+/**
+ * Publishes the draft of one locale (validated in full, as the content API's publish). As Strapi's
+ * content-manager publish (which saves the draft, then publishes it) it raises `entry.update` of
+ * the draft, then `entry.publish`.
+ */
 export async function publishDocument(deps: DocumentDeps, model: ContentTypeModel, documentId: string, locale: string | null): Promise<void> {
   needsDraftAndPublish(model);
-  await inTransaction(deps, (env) => publishVersion(env, model, documentId, locale));
+  await inTransaction(deps, async (env) => {
+    const draft = await version(env, model, documentId, locale, false);
+    if (draft) env.events?.raise('entry.update', model, Number(draft.id));
+    return publishVersion(env, model, documentId, locale);
+  });
 }
 
 /** Removes the published version of one locale; the draft stays. A document never published is left as it is. */
@@ -94,7 +102,8 @@ export async function unpublishDocument(deps: DocumentDeps, model: ContentTypeMo
     const published = await version(env, model, documentId, locale, true);
     if (!draft && !published) throw notFound();
     if (!published) return;
-    env.events?.removed('entry.unpublish', model, [published]);
+    // Strapi's content-manager unpublish sends the published version populated (its bulk unpublish: scalars).
+    await env.events?.removing('entry.unpublish', model, published);
     await deleteRows(env, model, [Number(published.id)]);
   });
 }
