@@ -90,7 +90,7 @@ export async function settleDelivered(db: Db, ids: readonly number[], status: nu
     .execute();
 }
 
-/** Records one attempt's outcome for one delivery (a failure, a retry's wait, or skipped). */
+/** Records one failed attempt of one delivery still pending (one skipped meanwhile, its webhook removed, stays skipped). */
 export async function settleOne(
   db: Db,
   id: number,
@@ -101,6 +101,7 @@ export async function settleOne(
     .updateTable(WEBHOOK_DELIVERIES_TABLE)
     .set({ ...set, updated_at: stamp })
     .where('id', '=', id)
+    .where('status', '=', 'pending')
     .execute();
 }
 
