@@ -13,6 +13,7 @@ const ON_BOTH_DATABASES = [
   'test/graphql/graphql-mutations.test.ts',
   'test/graphql/graphql-plugins.test.ts',
   'test/graphql/differential.test.ts',
+  'test/graphql/differential-mutations.test.ts',
   'test/fuzz/**/*.test.ts',
   'test/property/**/*.test.ts',
   'test/backup/postgres*.test.ts',

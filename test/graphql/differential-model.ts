@@ -55,6 +55,8 @@ const blogPost = collection('blog-post', 'blog-posts', {
   author: { type: 'relation', relation: 'manyToOne', target: 'api::person.person', inversedBy: 'posts' },
   tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag', inversedBy: 'blogPosts' },
   relatedVariant: { type: 'relation', relation: 'oneToOne', target: 'api::product-variant.product-variant' },
+  seeAlso: { type: 'relation', relation: 'manyToMany', target: 'api::blog-post.blog-post' },
+  reviewer: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.user' },
   specs: { type: 'component', repeatable: true, component: 'product-parts.spec-group', ...shared },
   sections: { type: 'dynamiczone', components: ['page-blocks.hero-banner', 'page-blocks.call-to-action'], ...shared },
 }, { draftAndPublish: true, localized: true });
@@ -147,10 +149,15 @@ export async function seedDifferential(server: TestServer, token: string): Promi
   await call('PUT', `/api/blog-posts/${posts[0]}?locale=fr`, { ...base(0), title: 'Billet 0', summary: 'Résumé', slug: 'billet-0' });
   await call('PUT', `/api/blog-posts/${posts[1]}?status=draft`, { title: 'Post 1 (edited draft)' });
   posts.push(id(await call('POST', '/api/blog-posts?status=draft', { ...base(6), title: 'Draft only' })));
+  const users: string[] = [];
   for (const username of ['ursula', 'victor']) {
     const res = await server.request('/api/auth/local/register', { method: 'POST', json: { username, email: `${username}@example.com`, password: 'Passw0rd!' } });
     if (!res.ok) throw new Error(`register ${username}: ${res.status} ${await res.text()}`);
+    users.push(String(((await res.json()) as { user: Json }).user.documentId));
   }
+  // A self relation and a relation to users, on the published en versions.
+  await call('PUT', `/api/blog-posts/${posts[2]}`, { seeAlso: [posts[0], posts[3]], reviewer: users[0] });
+  await call('PUT', `/api/blog-posts/${posts[3]}`, { seeAlso: [posts[2]], reviewer: users[1] });
   await call('PUT', '/api/site-setting', { siteName: 'Hearth test', footer: { label: 'f', amount: 1, unit: 'cm' }, hero: [{ __component: 'page-blocks.hero-banner', heading: 'Welcome', image: files[2] }] });
   return { files, people, tags, variants, posts };
 }

@@ -1,63 +1,18 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, printSchema, type IntrospectionQuery } from 'graphql';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { seedDifferential, STOCK, writeDifferentialProject, type Seeded } from './differential-model.js';
-import { gqlArgs, gqlSelection, pageInfoOf, reshape, restQuery, setEnumFields, type ListArgs, type Selection } from './differential-reshape.js';
+import { STOCK } from './differential-model.js';
+import { FILE, GROUP, LINE, POST_FULL, POST_SCALARS, TITLE, useDifferentialServer } from './differential-harness.js';
+import { gqlArgs, gqlSelection, pageInfoOf, reshape, restQuery, type ListArgs, type Selection } from './differential-reshape.js';
 
 /**
  * GraphQL against REST on a content model GraphQL was not built on (differential-model.ts): for
  * each selection, the GraphQL answer equals REST's answer to the equivalent request, reshaped by
- * the rules in differential-reshape.ts. Seeded through REST only.
+ * the rules in differential-reshape.ts. Seeded through REST only. Mutations and errors:
+ * differential-mutations.test.ts.
  */
 type Json = Record<string, unknown>;
-let server: TestServer;
-let token: string;
-let seeded: Seeded;
-
-beforeAll(async () => {
-  server = await startTestServer({ schemas: await writeDifferentialProject() });
-  token = await server.token('full-access');
-  await server.server.services.locales.add({ code: 'fr' });
-  seeded = await seedDifferential(server, token);
-  setEnumFields(['stock', 'unit']);
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-const gql = async (query: string, variables: Json = {}): Promise<{ status: number; body: Json }> => {
-  const res = await server.request('/graphql', { method: 'POST', json: { query, variables }, token });
-  return { status: res.status, body: (await res.json()) as Json };
-};
-const rest = async (path: string): Promise<Json> => {
-  const res = await server.request(path, { token });
-  const body = (await res.json()) as Json;
-  expect({ path, status: res.status }).toEqual({ path, status: 200 });
-  return body;
-};
-/** The one root field of a GraphQL answer that must have no errors. */
-async function gqlRoot(query: string): Promise<unknown> {
-  const { status, body } = await gql(query);
-  expect({ query, status, errors: body.errors }).toEqual({ query, status: 200, errors: undefined });
-  return Object.values(body.data as Json)[0];
-}
-
-const FILE: Selection = ['documentId', 'name', 'mime', 'url', 'width', 'height', 'alternativeText'];
-const LINE: Selection = ['id', 'label', 'amount', 'unit'];
-const GROUP: Selection = ['id', 'title', { name: 'lines', select: LINE }, { name: 'icon', select: ['name'] }];
-const POST_SCALARS: Selection = [
-  'documentId', 'title', 'slug', 'body', 'content', 'summary', 'contactEmail', 'stock', 'views', 'bigViews', 'price', 'rating', 'featured',
-  'publishDate', 'readTime', 'scheduledAt', 'meta', 'createdAt', 'updatedAt', 'publishedAt', 'locale',
-];
-const POST_FULL: Selection = [
-  ...POST_SCALARS,
-  { name: 'cover', select: FILE }, { name: 'gallery', select: FILE }, { name: 'author', select: ['documentId', 'name', 'email', 'age'] },
-  { name: 'tags', select: ['documentId', 'label'] }, { name: 'relatedVariant', select: ['documentId', 'sku', 'stock', 'weight'] },
-  { name: 'specs', select: GROUP },
-  { zone: 'sections', on: { 'page-blocks.hero-banner': ['id', 'heading', { name: 'image', select: ['name'] }], 'page-blocks.call-to-action': ['id', 'label', 'url', { name: 'target', select: ['name'] }] } },
-];
-const TITLE: Selection = ['documentId', 'title'];
+const { state, gql, rest, gqlRoot } = useDifferentialServer();
 
 interface ListCase {
   readonly name: string;
@@ -117,6 +72,10 @@ const LISTS: ListCase[] = [
   },
   { name: 'relations of a draft read are drafts', root: ['people', '/api/people'], select: ['name', { name: 'posts', select: ['title', 'publishedAt'], args: { sort: 'title' } }], args: { status: 'draft' } },
   { name: 'a to-one relation in a component in a dynamic zone, filtered list', root: posts, select: [{ zone: 'sections', on: { 'page-blocks.call-to-action': ['label', { name: 'target', select: ['name', { name: 'badge', select: ['label'] }] }] }, all: ['page-blocks.hero-banner'] }], args: { filters: { views: { $lt: 30 } } } },
+  { name: 'a self relation and a relation to users', root: posts, select: ['title', { name: 'seeAlso', select: ['title', { name: 'seeAlso', select: ['title'] }] }, { name: 'reviewer', select: ['username', 'email'] }], args: { sort: 'title' } },
+  { name: 'filters: through a self relation and a user', root: posts, select: TITLE, args: { filters: { $or: [{ seeAlso: { title: { $eq: 'Post 0' } } }, { reviewer: { username: { $eq: 'victor' } } }] } } },
+  { name: 'upload files: filters and sort', root: ['uploadFiles', '/api/upload/files'], select: FILE, args: { filters: { mime: { $startsWith: 'image/' } }, sort: 'name:desc' } },
+  { name: 'users: filters on the role, sort', root: ['usersPermissionsUsers', '/api/users'], select: ['username', { name: 'role', select: ['type'] }], args: { filters: { role: { type: { $eq: 'authenticated' } } }, sort: 'username:desc' } },
   { name: 'users with their role', root: ['usersPermissionsUsers', '/api/users'], select: ['documentId', 'username', 'email', 'confirmed', 'blocked', 'provider', { name: 'role', select: ['name', 'type'] }] },
 ];
 
@@ -140,7 +99,7 @@ describe('GraphQL answers as REST does, on a model it was not built on', () => {
   });
 
   it('one document by documentId, in a locale and status', async () => {
-    for (const [documentId, args] of [[seeded.posts[0], {}], [seeded.posts[0], { locale: 'fr' }], [seeded.posts[1], { status: 'draft' }], [seeded.posts[6], { status: 'draft' }]] as const) {
+    for (const [documentId, args] of [[state().seeded.posts[0], {}], [state().seeded.posts[0], { locale: 'fr' }], [state().seeded.posts[1], { status: 'draft' }], [state().seeded.posts[6], { status: 'draft' }]] as const) {
       const extra = { documentId: JSON.stringify(documentId), ...('status' in args ? { status: 'DRAFT' } : {}), ...('locale' in args ? { locale: '"fr"' } : {}) };
       const answer = await gqlRoot(`{ blogPost${gqlArgs({ extra })} ${gqlSelection(POST_FULL)} }`);
       const restAnswer = await rest(`/api/blog-posts/${documentId}?${restQuery(POST_FULL, args)}`);
@@ -170,105 +129,6 @@ describe('the schema of this model', () => {
     for (const field of ['blogPost(', 'blogPosts(', 'blogPosts_connection(', 'person(', 'people(', 'people_connection(', 'productVariants(', 'siteSetting(']) expect(sdl).toContain(`  ${field}`);
     for (const field of ['createBlogPost(', 'updatePerson(', 'deleteProductVariant(', 'updateSiteSetting(', 'deleteSiteSetting(']) expect(sdl).toContain(`  ${field}`);
     expect(sdl).not.toContain('createSiteSetting');
-  });
-});
-
-/** A mutation's one root field (no errors). */
-async function mutate(query: string, variables: Json): Promise<Json> {
-  const { status, body } = await gql(query, variables);
-  expect({ status, errors: body.errors }).toEqual({ status: 200, errors: undefined });
-  return Object.values(body.data as Json)[0] as Json;
-}
-
-describe('GraphQL mutations, read back over REST', () => {
-  const sel = gqlSelection(POST_FULL);
-  const input = (): Json => ({
-    title: 'Made by GraphQL', body: '**md**', content: [{ type: 'paragraph', children: [{ type: 'text', text: 'gql' }] }], summary: 'gql summary',
-    contactEmail: 'gql@example.com', stock: 'Out_of_stock', views: 77, bigViews: '9000000077', price: 1.5, rating: 0.125, featured: true,
-    publishDate: '2025-01-02', readTime: '12:34:56.789', scheduledAt: '2025-01-02T03:04:05.006Z', meta: { a: [1, { b: null }] }, secret: 'pw-123456', internalNote: 'hidden',
-    cover: String(seeded.files[1]), gallery: [String(seeded.files[2]), String(seeded.files[0])], author: seeded.people[3], tags: [seeded.tags[3], seeded.tags[0]],
-    relatedVariant: seeded.variants[2],
-    specs: [{ title: 'g1', icon: String(seeded.files[0]), lines: [{ label: 'l1', amount: 2, unit: 'in' }, { label: 'l2', amount: 3, unit: 'mm' }] }],
-    sections: [{ __typename: 'ComponentPageBlocksCallToAction', label: 'cta', url: 'https://x.test', target: seeded.people[0] }, { __typename: 'ComponentPageBlocksHeroBanner', heading: 'h', image: String(seeded.files[2]) }],
-  });
-  const restRead = async (documentId: string, args: { status?: string; locale?: string } = {}) =>
-    reshape(POST_FULL, (await rest(`/api/blog-posts/${documentId}?${restQuery(POST_FULL, args)}`)).data);
-
-  it('createX with every attribute kind answers what REST then reads (enum by name, stored by value)', async () => {
-    const made = await mutate(`mutation($data: BlogPostInput!) { createBlogPost(data: $data) ${sel} }`, { data: input() });
-    expect(made).toEqual(await restRead(String(made.documentId)));
-    expect(made).toMatchObject({ stock: 'Out_of_stock', tags: [{ label: 'delta' }, { label: 'alpha' }] });
-    const stored = (await rest(`/api/blog-posts/${String(made.documentId)}?fields[0]=stock`)).data as Json;
-    expect(stored).toMatchObject({ stock: 'Out of stock' });
-  });
-
-  it('updateX in another locale and as a draft; deleteX(locale) deletes that locale only', async () => {
-    const made = await mutate(`mutation($data: BlogPostInput!) { createBlogPost(data: $data) { documentId } }`, { data: { ...input(), title: 'Loc base' } });
-    const id = String(made.documentId);
-    const fr = await mutate(`mutation($id: ID!, $data: BlogPostInput!) { updateBlogPost(documentId: $id, locale: "fr", data: $data) ${sel} }`, { id, data: { title: 'En français', stock: 'pre_order' } });
-    expect(fr).toEqual(await restRead(id, { locale: 'fr' }));
-    const draft = await mutate(`mutation($id: ID!, $data: BlogPostInput!) { updateBlogPost(documentId: $id, status: DRAFT, data: $data) ${sel} }`, { id, data: { title: 'Draft edit', tags: [] } });
-    expect(draft).toEqual(await restRead(id, { status: 'draft' }));
-    expect(await restRead(id)).toMatchObject({ title: 'Loc base', tags: [{ label: 'delta' }, { label: 'alpha' }] });
-    expect(await mutate(`mutation($id: ID!) { deleteBlogPost(documentId: $id, locale: "fr") { documentId } }`, { id })).toEqual({ documentId: id });
-    expect((await server.request(`/api/blog-posts/${id}?locale=fr`, { token })).status).toBe(404);
-    expect(await restRead(id)).toMatchObject({ title: 'Loc base' });
-  });
-
-  it('updates a nested component in place by id (in the draft: publishing copies components), a single type in a locale', async () => {
-    const variant = seeded.variants[0] ?? '';
-    const before = (await rest(`/api/product-variants/${variant}?status=draft&populate[spec][populate]=lines`)).data as { spec: { id: number; lines: Array<{ id: number }> } };
-    const select: Selection = ['documentId', 'sku', 'stock', { name: 'spec', select: GROUP }, { name: 'owners', select: ['name'] }];
-    const data = { stock: 'pre_order', owners: [seeded.people[2]], spec: { id: String(before.spec.id), title: 'renamed', lines: [{ id: String(before.spec.lines[0]?.id), label: 'kept', amount: 9, unit: 'cm' }] } };
-    const updated = await mutate(`mutation($id: ID!, $data: ProductVariantInput!) { updateProductVariant(documentId: $id, status: DRAFT, data: $data) ${gqlSelection(select)} }`, { id: variant, data });
-    expect(updated).toEqual(reshape(select, (await rest(`/api/product-variants/${variant}?${restQuery(select, { status: 'draft' })}`)).data));
-    expect(updated).toMatchObject({ spec: { id: String(before.spec.id), title: 'renamed', lines: [{ id: String(before.spec.lines[0]?.id), label: 'kept', unit: 'cm' }] } });
-
-    const single: Selection = ['siteName', 'locale', { name: 'footer', select: LINE }];
-    const fr = await mutate(`mutation($data: SiteSettingInput!) { updateSiteSetting(locale: "fr", data: $data) ${gqlSelection(single)} }`, { data: { siteName: 'Réglages', footer: { label: 'pied', amount: 2, unit: 'mm' } } });
-    expect(fr).toEqual(reshape(single, (await rest(`/api/site-setting?locale=fr&${restQuery(single)}`)).data));
-  });
-
-  it('the upload mutations change what REST lists', async () => {
-    const file = seeded.files[2] ?? 0;
-    const info = await mutate(`mutation($id: ID!) { updateUploadFile(id: $id, info: { name: "renamed.jpg", alternativeText: "alt", caption: "cap" }) { name alternativeText caption } }`, { id: String(file) });
-    const listed = (await rest(`/api/upload/files/${file}`)) as Json;
-    expect(info).toEqual({ name: listed.name, alternativeText: listed.alternativeText, caption: listed.caption });
-    expect(info).toEqual({ name: 'renamed.jpg', alternativeText: 'alt', caption: 'cap' });
-  });
-});
-
-describe('errors answer as REST does', () => {
-  /** GraphQL's `extensions.error` for a root field, and REST's `error` without its status. */
-  const gqlError = async (query: string, variables: Json = {}): Promise<Json> => {
-    const { status, body } = await gql(query, variables);
-    expect(status).toBe(200);
-    const [first] = body.errors as Array<{ extensions: { code: string; error: Json } }>;
-    return { code: first?.extensions.code, ...first?.extensions.error };
-  };
-  const restError = async (path: string, init: RequestInit & { json?: unknown } = {}): Promise<Json> => {
-    const { status, ...error } = ((await (await server.request(path, { token, ...init })).json()) as { error: Json & { status: number } }).error;
-    return { status, ...error };
-  };
-
-  it.each([
-    ['an unknown sort key', '{ blogPosts(sort: "nope") { title } }', '/api/blog-posts?sort=nope'],
-    ['a bad sort direction', '{ people(sort: "name:up") { name } }', '/api/people?sort=name:up'],
-    ['a private field in filters', '{ blogPosts(filters: { documentId: { eq: "x" }, and: [{ title: { eq: "a" } }] }, sort: "internalNote") { title } }', '/api/blog-posts?filters[documentId][$eq]=x&filters[$and][0][title][$eq]=a&sort=internalNote'],
-  ])('query: %s', async (_name, query, path) => {
-    const [g, r] = [await gqlError(query), await restError(path)];
-    expect({ code: g.code, name: g.name, message: g.message, details: g.details }).toEqual({ code: 'BAD_USER_INPUT', name: r.name, message: r.message, details: r.details });
-  });
-
-  it.each([
-    ['a missing required field', 'Person', '/api/people', { email: 'x@example.com' }],
-    ['an invalid email', 'Person', '/api/people', { name: 'E', email: 'not-an-email' }],
-    ['a unique violation', 'Tag', '/api/tags', { label: 'alpha' }],
-    ['an unknown relation documentId', 'Person', '/api/people', { name: 'R', badge: 'doesnotexist000000000000' }],
-  ])('mutation: %s', async (_name, type, path, data) => {
-    const g = await gqlError(`mutation($data: ${type}Input!) { create${type}(data: $data) { documentId } }`, { data });
-    const r = await restError(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data }) });
-    expect({ code: g.code, name: g.name, message: g.message, details: g.details }).toEqual({ code: 'BAD_USER_INPUT', name: r.name, message: r.message, details: r.details });
   });
 });
 
