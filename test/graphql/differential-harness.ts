@@ -46,7 +46,7 @@ export function useDifferentialServer() {
   return { state, gql, rest, gqlRoot };
 }
 
-export const FILE: Selection = ['documentId', 'name', 'mime', 'url', 'width', 'height', 'alternativeText'];
+export const FILE: Selection = ['documentId', 'name', 'alternativeText', 'caption', 'focalPoint', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size', 'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt', 'publishedAt'];
 export const LINE: Selection = ['id', 'label', 'amount', 'unit'];
 export const GROUP: Selection = ['id', 'title', { name: 'lines', select: LINE }, { name: 'icon', select: ['name'] }];
 export const POST_SCALARS: Selection = [
