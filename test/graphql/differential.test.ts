@@ -193,4 +193,31 @@ describe('generated queries (fast-check, fixed seed)', () => {
       expect({ query, answer: await gqlRoot(query) }).toEqual({ query, answer: expected });
     }
   });
+  it('answer as REST does for 40 generated relation lists with their own filters, sort and window', async () => {
+    const windowed = fc.record({
+      root: fc.constantFrom(['people', '/api/people', 'posts', 'name'] as const, ['tags', '/api/tags', 'blogPosts', 'label'] as const),
+      filters: fc.option(filters, { nil: undefined }),
+      sort: fc.constantFrom<string | string[]>('views:desc', ['featured', 'title:desc'], 'price', ['stock:desc', 'title'], 'title'),
+      pagination: fc.option(pagination, { nil: undefined }),
+      status: fc.option(fc.constant('draft' as const), { nil: undefined }),
+      connection: fc.boolean(),
+    });
+    for (const c of fc.sample(windowed, { numRuns: 40, seed: 1812 })) {
+      const [root, path, relation, key] = c.root;
+      const inner: Selection = ['title', 'views', { name: 'author', select: ['name'] }];
+      const field = { name: relation, select: inner, args: { ...(c.filters ? { filters: c.filters } : {}), sort: c.sort }, connection: c.connection };
+      const relationArgs = gqlArgs({ ...field.args, ...(c.pagination ? { pagination: c.pagination } : {}) });
+      const relationText = c.connection ? `${relation}_connection${relationArgs} { nodes ${gqlSelection(inner)} }` : `${relation}${relationArgs} ${gqlSelection(inner)}`;
+      const query = `{ ${root}(sort: "${key}"${c.status ? ', status: DRAFT' : ''}) { ${key} ${relationText} } }`;
+      const restAnswer = await rest(`${path}?${restQuery([key, field], { sort: key, ...(c.status ? { status: c.status } : {}) })}`);
+      const p = (c.pagination ?? {}) as { page?: number; pageSize?: number; start?: number; limit?: number };
+      const [start, limit] = p.pageSize !== undefined ? [((p.page ?? 1) - 1) * p.pageSize, p.pageSize] : [p.start ?? 0, p.limit ?? 25];
+      const expected = (reshape([key, field], restAnswer.data) as Json[]).map((parent) => {
+        const list = (c.connection ? (parent[`${relation}_connection`] as { nodes: unknown[] }).nodes : parent[relation]) as unknown[];
+        const page = list.slice(start, start + limit);
+        return { [key]: parent[key], ...(c.connection ? { [`${relation}_connection`]: { nodes: page } } : { [relation]: page }) };
+      });
+      expect({ query, answer: await gqlRoot(query) }).toEqual({ query, answer: expected });
+    }
+  });
 });
