@@ -31,12 +31,13 @@ export const MAX_POPULATE_DEPTH = 10;
 /**
  * Populate (REST, MCP; GraphQL's relation lists too, beside its cost limit): most entries
  * (relations, media, components, zone entries, localizations, counted across levels and every time
- * they are printed) one read may answer when the populate has a list below its first level, where
- * the answer can outgrow the data (100 books x an author x its 100 books x ...); more is a 400
- * ValidationError before the answer is built. A populate one level deep is bounded by the links
- * stored for the page. Far above every recorded Strapi transcript (the most populated
- * entries in one answer: 6) and about 18 MB of JSON (scripts/measure-populate-fanout.ts: 1,020,200
- * entries were 187 MB and 3.4 s, 2,020,200 about 1 GB of RSS).
+ * they are printed) one read may answer when the populate has a list below a relation, media or
+ * localizations level, where the answer can outgrow the data (100 books x an author x its 100
+ * books x ...); more is a 400 ValidationError before the answer is built. Other populates (one
+ * level, components inside components) print what is stored for the page. Far above every
+ * recorded Strapi transcript (the most populated entries in one answer: 6) and about 18 MB of
+ * JSON (scripts/measure-populate-fanout.ts: 1,020,200 entries were 187 MB and 3.4 s, 2,020,200
+ * about 1 GB of RSS).
  */
 export const MAX_POPULATED_ROWS = 100_000;
 

@@ -6,11 +6,13 @@ import { linkOf, type Link } from './links.js';
 
 /**
  * How many entries a populate may print is bounded by the links stored for a page's rows, unless a
- * list is populated below another populated level: then each entry reached more than once (an
- * author under each of 100 books) prints its own lists again, and 100 books x an author's 100
- * books x ... grows by a factor per level from a tiny database. Such populates are counted
- * against MAX_POPULATED_ROWS (documents/populate-budget.ts on the JS path, `populateBound` below
- * in an SQL-built read's statement).
+ * list is populated below a level whose entries can be reached more than once (a relation, media,
+ * localizations or a morph relation: an author under each of 100 books): then each such entry
+ * prints its own lists again, and 100 books x an author's 100 books x ... grows by a factor per
+ * level from a tiny database. Components and zone entries belong to one parent row: lists below
+ * them alone print what is stored. Such populates are counted against MAX_POPULATED_ROWS
+ * (documents/populate-budget.ts on the JS path, `populateBound` below in an SQL-built read's
+ * statement).
  */
 
 /** The nodes populated under `node` on entries of `target` (a dynamic zone's fragments, a `*`). */
@@ -25,27 +27,29 @@ function childMaps(registry: Registry, target: Model | null | undefined, node: P
 
 /**
  * Whether a populate of `model` has a list (to-many relation, multiple media, repeatable
- * component, dynamic zone, localizations, morph list) below its first level: the populates whose
- * answer can outgrow the data. Morph relations count as lists at any level below the first and
- * their `*` as populating further (their targets are known only when read).
+ * component, dynamic zone, localizations, morph list) below a level whose entries can be shared
+ * (`shared`: a relation, media, localizations or morph level above): the populates whose answer
+ * can outgrow the data. A morph relation populating further counts (its targets are known only
+ * when read).
  */
-export function fansOut(registry: Registry, model: Model | null | undefined, populate: PopulateMap, depth = 1): boolean {
+export function fansOut(registry: Registry, model: Model | null | undefined, populate: PopulateMap, shared = false): boolean {
   if (!model) return false;
   for (const node of populate.values()) {
     const morph = model.morphs?.get(node.attribute);
     if (morph) {
       const list = morph.relation === 'morphToMany' || morph.relation === 'morphMany';
       const further = node.star || node.populate.size > 0 || [...(node.on?.values() ?? [])].some((f) => f.populate.size > 0);
-      if ((depth >= 2 && list) || further) return true;
+      if ((shared && list) || further) return true;
       continue;
     }
     const attr = model.attributes.get(node.attribute);
     if (!attr || attr.kind === 'scalar') continue;
     const list = attr.kind === 'dynamiczone' || attr.kind === 'localizations' || (attr.kind === 'relation' && attr.toMany) || (attr.kind === 'media' && attr.multiple) || (attr.kind === 'component' && attr.repeatable);
-    if (depth >= 2 && list) return true;
+    if (shared && list) return true;
+    const below = shared || attr.kind === 'relation' || attr.kind === 'media' || attr.kind === 'localizations';
     const target = attr.kind === 'localizations' ? model : linkOf(registry, model, attr.name)?.target;
     for (const child of childMaps(registry, target, node, attr.kind === 'dynamiczone' ? attr.components : null)) {
-      if (fansOut(registry, child.model, child.map, depth + 1)) return true;
+      if (fansOut(registry, child.model, child.map, below)) return true;
     }
   }
   return false;

@@ -26,7 +26,7 @@ export const byDocument = (documentId: string, filters: FilterNode | null): Filt
 export async function present(deps: DocumentDeps, db: Db, model: ContentTypeModel, rows: Row[], query: DocumentQuery, access: Access): Promise<Record<string, unknown>[]> {
   const fields = query.fields ?? defaultFields(model);
   const items: Item[] = rows.map((row) => ({ row, out: serializeRow(model, row, fields) }));
-  // A populate with a list below its first level is counted (MAX_POPULATED_ROWS); others are bounded by the page's links.
+  // A populate with a list below a relation, media or localizations level is counted (MAX_POPULATED_ROWS); others print what is stored.
   const budget = fansOut(deps.registry, model, query.populate) ? populateBudget(MAX_POPULATED_ROWS) : undefined;
   await populateItems({ db, ctx: compileContext(deps), status: query.status, canRead: access.canRead, presentFiles: (f) => deps.files.present(f), budget }, model, items, query.populate);
   return items.map((i) => i.out);
