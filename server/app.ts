@@ -46,10 +46,7 @@ function graphqlPlugins(services: Services): PluginDeps {
       one: (id, access) => uploads.reads.one(id, null, access.canRead),
       updateInfo: (id, info) => uploads.service.updateInfo(id, info),
       remove: (id) => uploads.service.remove(id),
-      related: async (id, access) => {
-        const file = await uploads.reads.one(id, 'entries', access.canRead);
-        return Array.isArray(file?.related) ? (file.related as Record<string, unknown>[]) : [];
-      },
+      related: (ids, access) => uploads.reads.related(ids, access.canRead),
     },
     users: { auth: users.auth, identify: users.identify, admin: users.admin, roles: users.roles, rateLimit: createAuthRateLimit({ now: services.now, database: services.database }) },
     locales: () => services.locales.list(),

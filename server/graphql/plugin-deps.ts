@@ -19,8 +19,8 @@ export interface MediaDeps {
   updateInfo(id: number, info: FileInfo): Promise<void>;
   /** Deletes the file's row, links and objects; false when there is no such file. */
   remove(id: number): Promise<boolean>;
-  /** The entries and components linking a file (`populate=related`: `{ ...fields, __type }`), types the caller may not read left out. */
-  related(id: number, access: Access): Promise<Record<string, unknown>[]>;
+  /** The entries and components linking each file (`populate=related`: `{ ...fields, __type }`), types the caller may not read left out; one batched read for all. */
+  related(ids: readonly number[], access: Access): Promise<ReadonlyMap<number, Record<string, unknown>[]>>;
 }
 
 /** Users & permissions as its REST routes use it. */

@@ -11,6 +11,29 @@ import type { GraphqlContext } from './resolve.js';
  * answers every use of it with INTERNAL_SERVER_ERROR `Missing schema in validateQuery` (transcript
  * 048); Hearth answers the linked entries. `GenericMorph` holds every component and exposed type.
  */
+/** The files whose `related` one request asks for in the same tick: read together once that tick ends. */
+interface Batch {
+  readonly ids: Set<number>;
+  readonly result: Promise<ReadonlyMap<number, Record<string, unknown>[]>>;
+}
+const batches = new WeakMap<GraphqlContext, Batch>();
+
+/** One file's `related`, read in one batch with every other file of the same list (no read per file). */
+function relatedOf(ctx: GraphqlContext, fileId: number): Promise<Record<string, unknown>[]> {
+  let batch = batches.get(ctx);
+  if (!batch) {
+    const ids = new Set<number>();
+    const result = Promise.resolve().then(() => {
+      batches.delete(ctx);
+      return pluginsOf(ctx).media.related([...ids], { canRead: (uid) => ctx.allows(`${uid}.find`) });
+    });
+    batch = { ids, result };
+    batches.set(ctx, batch);
+  }
+  batch.ids.add(fileId);
+  return batch.result.then((found) => found.get(fileId) ?? []);
+}
+
 export function relatedField(args: {
   readonly registry: Registry;
   readonly nameOf: (model: Model) => string;
@@ -31,7 +54,7 @@ export function relatedField(args: {
       const id = typeof parent === 'object' && parent !== null ? (parent as { id?: unknown }).id : undefined;
       const fileId = typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : id;
       if (typeof fileId !== 'number') return [];
-      return pluginsOf(ctx).media.related(fileId, { canRead: (uid) => ctx.allows(`${uid}.find`) });
+      return relatedOf(ctx, fileId);
     },
   };
 }

@@ -62,7 +62,14 @@ export function createFileReads(deps: FileReadDeps) {
     return item ?? null;
   }
 
-  return { list, one };
+  /** The entries and components linking each of some files (`populate=related`), for all of them at once: one read per level and type. */
+  async function related(ids: readonly number[], canRead: CanRead): Promise<Map<number, Record<string, unknown>[]>> {
+    const items: FileItem[] = [...new Set(ids)].map((id) => ({ id, out: {} }));
+    await populateRelated({ db, registry: deps.registry(), canRead, items, mode: 'entries' });
+    return new Map(items.map((i) => [i.id, Array.isArray(i.out.related) ? (i.out.related as Record<string, unknown>[]) : []]));
+  }
+
+  return { list, one, related };
 }
 
 /** Reads of the media library. */

@@ -75,6 +75,20 @@ describe('UploadFile.related', () => {
     expect(made.status).toBe(201);
     const query = `{ uploadFiles(filters: { name: { eq: "cover.txt" } }) { name related { __typename ... on Article { title category { name } } } } }`;
     expect((await gql(query)).body).toEqual({ data: { uploadFiles: [{ name: 'cover.txt', related: [{ __typename: 'Article', title: 'With cover', category: { name: 'Linked' } }] }] } });
+    // Every file's related entries in one batched read: as many statements for 1 file as for 5.
+    for (let i = 0; i < 5; i++) {
+      const more = await upload(`more-${i}.txt`);
+      await server.request('/api/articles?status=draft', { method: 'POST', token: full, json: { data: { title: `Also ${i}`, gallery: [more.id], category: category.data.documentId } } });
+    }
+    const statements = async (limit: number) => {
+      const before = server.server.services.database.queryCount();
+      const { body } = await gql(`{ uploadFiles(pagination: { limit: ${limit} }, filters: { name: { startsWith: "more-" } }) { name related { __typename ... on Article { title } } } }`);
+      expect(body.errors).toBeUndefined();
+      expect((body.data as { uploadFiles: unknown[] }).uploadFiles).toHaveLength(limit);
+      return server.server.services.database.queryCount() - before;
+    };
+    await statements(1);
+    expect(await statements(5)).toBe(await statements(1));
     const filesOnly = await server.token('custom', ['plugin::upload.content-api.find']);
     expect((await gql(query, filesOnly)).body).toEqual({ data: { uploadFiles: [{ name: 'cover.txt', related: [] }] } });
   });
