@@ -7,7 +7,8 @@ import type { GraphqlContext } from './resolve.js';
 /**
  * `UploadFile.related: [GenericMorph]`: the entries and components a file is linked from, as
  * REST's `GET /api/upload/files/:id?populate=related` lists them (types the caller may not `find`
- * left out), each resolved to its type by its `__type` uid. Strapi 5.54 generates the field but
+ * left out), each resolved to its type by its `__type` uid; the first default page of them (the
+ * field takes no pagination, and a list is never more than a page: the cost limit counts on it). Strapi 5.54 generates the field but
  * answers every use of it with INTERNAL_SERVER_ERROR `Missing schema in validateQuery` (transcript
  * 048); Hearth answers the linked entries. `GenericMorph` holds every component and exposed type.
  */
@@ -31,7 +32,8 @@ function relatedOf(ctx: GraphqlContext, fileId: number): Promise<Record<string, 
     batches.set(ctx, batch);
   }
   batch.ids.add(fileId);
-  return batch.result.then((found) => found.get(fileId) ?? []);
+  // The default page, as a relation list without pagination answers (the cost limit counts it so).
+  return batch.result.then((found) => (found.get(fileId) ?? []).slice(0, ctx.limits.defaultLimit));
 }
 
 export function relatedField(args: {

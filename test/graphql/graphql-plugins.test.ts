@@ -89,6 +89,11 @@ describe('UploadFile.related', () => {
     };
     await statements(1);
     expect(await statements(5)).toBe(await statements(1));
+    // A file linked from more entries than a page answers the first page (API_REST_DEFAULT_LIMIT, 25), as a relation list.
+    const popular = await upload('popular.txt');
+    for (let i = 0; i < 26; i++) await server.request('/api/articles?status=draft', { method: 'POST', token: full, json: { data: { title: `Uses ${i}`, gallery: [popular.id] } } });
+    const page = await gql('{ uploadFiles(filters: { name: { eq: "popular.txt" } }) { related { __typename } } }');
+    expect((page.body.data as { uploadFiles: Array<{ related: unknown[] }> }).uploadFiles[0]?.related).toHaveLength(25);
     const filesOnly = await server.token('custom', ['plugin::upload.content-api.find']);
     expect((await gql(query, filesOnly)).body).toEqual({ data: { uploadFiles: [{ name: 'cover.txt', related: [] }] } });
   });
