@@ -1,4 +1,4 @@
-import { getArgumentValues, GraphQLObjectType, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { getArgumentValues, GraphQLObjectType, Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { PopulateMap } from '../query/ast.js';
 import { MAX_POPULATE_DEPTH } from '../limits.js';
 import type { PaginationLimits } from '../query/pagination.js';
@@ -80,14 +80,19 @@ export function populateOf(model: Model, set: SelectionSetNode | undefined, scop
   const windows: Record<string, Windows[string]> = {};
   const type = info.schema.getType(model.modelType === 'component' ? componentTypeNameOf(model) : typeNameOf(model));
   const defs = type instanceof GraphQLObjectType ? type.getFields() : {};
-  for (const node of fieldsOf(set, info)) {
+  const nodes = fieldsOf(set, info);
+  for (const node of nodes) {
     const name = attributeOf(node.name.value);
     const attribute = model.attributes.get(name);
     if (!attribute || attribute.kind === 'scalar' || populate[name] !== undefined) continue;
     if (level >= LEVELS_PER_READ && model.modelType === 'contentType' && attribute.kind !== 'component' && attribute.kind !== 'dynamiczone') continue;
-    scope.populated.add(node);
+    const def = defs[node.name.value];
+    // An attribute without arguments (a dynamic zone, a single component, relation or media) is read once for all its aliases' fields.
+    const aliases = def && def.args.length === 0 ? nodes.filter((n) => n.name.value === node.name.value) : [node];
+    for (const n of aliases) scope.populated.add(n);
+    const under: SelectionSetNode | undefined = aliases.length > 1 ? { kind: Kind.SELECTION_SET, selections: aliases.flatMap((n) => n.selectionSet?.selections ?? []) } : selectionUnder(node, info);
     if (attribute.kind === 'dynamiczone') {
-      const nested = attribute.components.map((uid) => [uid, populateOf(scope.registry.component(uid) as Model, node.selectionSet, scope, info, level + 1).populate] as const);
+      const nested = attribute.components.map((uid) => [uid, populateOf(scope.registry.component(uid) as Model, under, scope, info, level + 1).populate] as const);
       // `on` must list every component of the zone (one left out is dropped); `populate: '*'` when none needs more.
       populate[name] = nested.every(([, p]) => Object.keys(p).length === 0) ? { populate: '*' } : { on: Object.fromEntries(nested.map(([uid, p]) => [uid, { populate: p }])) };
       continue;
@@ -98,8 +103,7 @@ export function populateOf(model: Model, set: SelectionSetNode | undefined, scop
       : attribute.kind === 'relation' ? scope.registry.model(attribute.target)
       : model;
     if (!target) continue;
-    const inner = populateOf(target, selectionUnder(node, info), scope, info, level + 1);
-    const def = defs[node.name.value];
+    const inner = populateOf(target, under, scope, info, level + 1);
     // A repeatable component takes a relation's arguments (Strapi's component resolver: filters, sort, a page of defaultLimit).
     const { entry, window } = def && def.args.length > 0 ? relationEntry(getArgumentValues(def, node, info.variableValues), scope) : { entry: {}, window: null };
     populate[name] = { ...entry, populate: inner.populate };
