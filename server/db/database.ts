@@ -42,7 +42,10 @@ export interface Database {
    */
   optimize(): Promise<void>;
   /** PostgreSQL: LISTENs on `channel` on a connection of its own, reconnecting; `connect` runs after each (re)connection. */
-  readonly listen?: (channel: string, on: { message: (payload: string) => void; connect: () => void }) => { close(): Promise<void> };
+  readonly listen?: (
+    channel: string,
+    on: { message: (payload: string) => void; connect: () => void },
+  ) => { close(): Promise<void>; readValue(text: string): Promise<unknown> };
   /**
    * PostgreSQL: `check` runs at the start of every read-write transaction, once the write lock is
    * held, with the database's schema stamp (`hearth_meta.schema_set_version`, db/schema-version.ts);

@@ -3,6 +3,12 @@ import pg from 'pg';
 /** A LISTEN kept open on a connection of its own. */
 export interface ChannelListener {
   close(): Promise<void>;
+  /**
+   * The first column of the first row `text` answers, read on the listening connection (so a poll
+   * beside the LISTEN costs no pool connection and is not counted as the server's statement);
+   * undefined while that connection is down.
+   */
+  readValue(text: string): Promise<unknown>;
 }
 
 /**
@@ -19,6 +25,7 @@ export function listenChannel(args: {
 }): ChannelListener {
   let closed = false;
   let client: pg.Client | null = null;
+  let connected: pg.Client | null = null;
   let timer: NodeJS.Timeout | null = null;
   const retry = () => {
     if (closed || timer !== null) return;
@@ -34,14 +41,22 @@ export function listenChannel(args: {
     next.on('notification', (message) => {
       if (message.channel === args.channel) args.onMessage(message.payload ?? '');
     });
+    const down = () => {
+      if (connected === next) connected = null;
+    };
     next.on('error', () => {
+      down();
       next.end().catch(() => {});
       retry();
     });
-    next.on('end', retry);
+    next.on('end', () => {
+      down();
+      retry();
+    });
     try {
       await next.connect();
       await next.query(`LISTEN ${args.channel}`);
+      connected = next;
       if (!closed) args.onConnect();
     } catch {
       next.end().catch(() => {});
@@ -53,7 +68,14 @@ export function listenChannel(args: {
     async close() {
       closed = true;
       if (timer !== null) clearTimeout(timer);
+      connected = null;
       await client?.end().catch(() => {});
+    },
+    async readValue(text) {
+      if (closed || connected === null) return undefined;
+      const { rows } = await connected.query<Record<string, unknown>>(text);
+      const row = rows[0];
+      return row === undefined ? null : Object.values(row)[0];
     },
   };
 }

@@ -137,6 +137,7 @@ export function openPostgres(url: string): Database {
           channels.delete(listener);
           await listener.close();
         },
+        readValue: (text) => listener.readValue(text),
       };
     },
     guardWrites(check) {

@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.js';
-import { formatSchemaStamp, readSchemaStamp, SCHEMA_CHANNEL, type SchemaStamp } from '../db/schema-version.js';
+import { formatSchemaStamp, parseSchemaStamp, READ_SCHEMA_STAMP, readSchemaStamp, SCHEMA_CHANNEL, type SchemaStamp } from '../db/schema-version.js';
 import { SCHEMA_POLL_MS } from '../limits.js';
 import { sameStamp } from './schema-set.js';
 
@@ -55,7 +55,13 @@ export function followSchemas(args: {
   const poll = setInterval(() => {
     if (polling || closed) return;
     polling = true;
-    readSchemaStamp(database.db)
+    // On the LISTEN connection while it is up: the pool's connections stay for requests (and the
+    // server's statement count, which tests read, holds only what requests ran).
+    const read = async (): Promise<SchemaStamp | null> => {
+      const value = await listener?.readValue(READ_SCHEMA_STAMP);
+      return value === undefined ? readSchemaStamp(database.db) : parseSchemaStamp(typeof value === 'string' ? value : null);
+    };
+    read()
       .then((at) => {
         if (moved(at)) run();
       })
