@@ -290,6 +290,13 @@ const MIGRATIONS: readonly Migration[] = [
       );
     },
   },
+  {
+    version: 7,
+    description: "webhook deliveries by event: pruning events no delivery refers to, and the FK's cascade, without a scan of every delivery per event",
+    async up(db) {
+      await db.schema.createIndex('hearth_webhook_deliveries_event_idx').on('hearth_webhook_deliveries').column('event_id').execute();
+    },
+  },
 ];
 
 /** The newest internal schema version this build knows. */
