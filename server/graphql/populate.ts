@@ -16,7 +16,13 @@ import { componentTypeNameOf, typeNameOf } from './names.js';
  * loaded by the relation loader (loader.ts); `populated` holds the field nodes served from the populate.
  */
 export interface Windows {
-  readonly [attribute: string]: { readonly start: number | null; readonly limit: number | null; readonly children: Windows };
+  readonly [attribute: string]: {
+    readonly start: number | null;
+    readonly limit: number | null;
+    readonly children: Windows;
+    /** A dynamic zone's: the windows inside each component's fragment (by component uid). */
+    readonly on?: Readonly<Record<string, Windows>>;
+  };
 }
 
 type Raw = Record<string, unknown>;
@@ -92,9 +98,10 @@ export function populateOf(model: Model, set: SelectionSetNode | undefined, scop
     for (const n of aliases) scope.populated.add(n);
     const under: SelectionSetNode | undefined = aliases.length > 1 ? { kind: Kind.SELECTION_SET, selections: aliases.flatMap((n) => n.selectionSet?.selections ?? []) } : selectionUnder(node, info);
     if (attribute.kind === 'dynamiczone') {
-      const nested = attribute.components.map((uid) => [uid, populateOf(scope.registry.component(uid) as Model, under, scope, info, level + 1).populate] as const);
+      const nested = attribute.components.map((uid) => [uid, populateOf(scope.registry.component(uid) as Model, under, scope, info, level + 1)] as const);
       // `on` must list every component of the zone (one left out is dropped); `populate: '*'` when none needs more.
-      populate[name] = nested.every(([, p]) => Object.keys(p).length === 0) ? { populate: '*' } : { on: Object.fromEntries(nested.map(([uid, p]) => [uid, { populate: p }])) };
+      populate[name] = nested.every(([, r]) => Object.keys(r.populate).length === 0) ? { populate: '*' } : { on: Object.fromEntries(nested.map(([uid, r]) => [uid, { populate: r.populate }])) };
+      windows[name] = { start: null, limit: null, children: {}, on: Object.fromEntries(nested.map(([uid, r]) => [uid, r.windows])) };
       continue;
     }
     const target =
@@ -118,7 +125,8 @@ export function withWindows(map: PopulateMap, windows: Windows): PopulateMap {
   for (const [name, node] of map) {
     const w = windows[name];
     if (!w) continue;
-    out.set(name, { ...node, start: w.start ?? node.start, limit: w.limit ?? node.limit, populate: withWindows(node.populate, w.children) });
+    const on = node.on && w.on ? new Map([...node.on].map(([uid, fragment]) => [uid, { ...fragment, populate: withWindows(fragment.populate, w.on?.[uid] ?? {}) }])) : node.on;
+    out.set(name, { ...node, start: w.start ?? node.start, limit: w.limit ?? node.limit, populate: withWindows(node.populate, w.children), on });
   }
   return out;
 }

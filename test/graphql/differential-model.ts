@@ -28,7 +28,12 @@ const components: Record<string, Json> = {
     },
   },
   'page-blocks.hero-banner': { attributes: { heading: { type: 'string' }, image: { type: 'media', multiple: false, allowedTypes: ['images', 'files'] } } },
-  'page-blocks.call-to-action': { attributes: { label: { type: 'string' }, url: { type: 'string' }, target: { type: 'relation', relation: 'oneToOne', target: 'api::person.person' } } },
+  'page-blocks.call-to-action': {
+    attributes: {
+      label: { type: 'string' }, url: { type: 'string' }, target: { type: 'relation', relation: 'oneToOne', target: 'api::person.person' },
+      links: { type: 'relation', relation: 'oneToMany', target: 'api::tag.tag' },
+    },
+  },
 };
 
 const blogPost = collection('blog-post', 'blog-posts', {
@@ -142,7 +147,7 @@ export async function seedDifferential(server: TestServer, token: string): Promi
     relatedVariant: i < 2 ? variants[i] : null, specs: [spec(`p${i}a`, 2), spec(`p${i}b`, 1)],
     sections: [
       { __component: 'page-blocks.hero-banner', heading: `Hero ${i}`, image: files[0] },
-      { __component: 'page-blocks.call-to-action', label: `Go ${i}`, url: `https://example.com/${i}`, target: people[(i + 1) % 4] },
+      { __component: 'page-blocks.call-to-action', label: `Go ${i}`, url: `https://example.com/${i}`, target: people[(i + 1) % 4], links: tags.slice(i % 2, 4) },
     ],
   });
   for (let i = 0; i < 6; i++) posts.push(id(await call('POST', '/api/blog-posts', base(i))));

@@ -163,6 +163,19 @@ describe('list arguments below the root, against the whole list REST reads', () 
     expect(answer).toEqual(la.map((p, i) => ({ title: ((ra.data as Json[])[i] as Json).title, a: p.sections, b: lb[i]?.sections })));
   });
 
+  it('a relation list inside a dynamic-zone component takes its filters, sort and window', async () => {
+    const posts = (await rest('/api/blog-posts?sort=title&fields[0]=title&populate[sections][on][page-blocks.call-to-action][populate][links][fields][0]=label&populate[sections][on][page-blocks.call-to-action][populate][links][sort]=label&populate[sections][on][page-blocks.hero-banner]=true')).data as Array<{ title: string; sections: Array<{ __component: string; links?: Array<{ label: string }> }> }>;
+    const labels = (list: Array<{ label: string }>) => list.map((l) => ({ label: l.label }));
+    const expected = (links: (all: Array<{ label: string }>) => unknown) => posts.map((p) => ({
+      title: p.title,
+      sections: p.sections.map((s) => (s.__component === 'page-blocks.hero-banner' ? { __typename: 'ComponentPageBlocksHeroBanner' } : { __typename: 'ComponentPageBlocksCallToAction', ...(links(s.links ?? []) as Json) })),
+    }));
+    const zone = (inner: string) => `{ blogPosts(sort: "title") { title sections { __typename ... on ComponentPageBlocksCallToAction { ${inner} } } } }`;
+    expect(await gqlRoot(zone('links(sort: "label:desc", pagination: { limit: 2 }) { label }'))).toEqual(expected((all) => ({ links: labels([...all].reverse().slice(0, 2)) })));
+    expect(await gqlRoot(zone('links_connection(filters: { label: { ne: "beta" } }, sort: "label", pagination: { start: 1 }) { nodes { label } }')))
+      .toEqual(expected((all) => ({ links_connection: { nodes: labels(all.filter((l) => l.label !== 'beta').slice(1)) } })));
+  });
+
   it('a single component selected twice, under aliases with other fields', async () => {
     const answer = await gqlRoot('{ productVariants(sort: "sku") { sku a: spec { title icon { name } } b: spec { lines { label } } } }');
     const variants = (await rest('/api/product-variants?sort=sku&fields[0]=sku&populate[spec][populate][icon][fields][0]=name&populate[spec][populate][lines][fields][0]=label')).data as Json[];
