@@ -12,6 +12,7 @@ import { openApiRoute } from './http/openapi.js';
 import { eventsRoute } from './http/events.js';
 import { cors, hostCheck, originPolicy } from './http/guards.js';
 import { sendError } from './http/respond.js';
+import { graphqlRace, rerunOnSchemaRace } from './http/schema-race.js';
 import { staticUploads } from './http/static-uploads.js';
 import { uploadApi } from './http/upload-api.js';
 import { usersApi } from './http/users-api.js';
@@ -73,12 +74,13 @@ export function createApp(services: Services): express.Express {
   app.use('/uploads', staticUploads(services.uploads.localDir));
   app.get('/hearth/openapi.json', openApiRoute(services));
   app.use('/api', cors(originPolicy(services.config)));
-  app.use('/api/upload', uploadApi(services));
-  app.use('/api', usersApi(services));
+  // Team mode: a request racing a schema change made on another instance runs again under the new schemas (http/schema-race.ts).
+  app.use('/api/upload', rerunOnSchemaRace(services, uploadApi(services)));
+  app.use('/api', rerunOnSchemaRace(services, usersApi(services)));
   app.use('/api', contentApi(services));
   // Browser clients (Apollo Client, urql) on another origin: the content API's CORS policy.
   app.use('/graphql', cors(originPolicy(services.config)));
-  app.all('/graphql', lazyRoute(async () => (await import('./graphql/route.js')).graphqlRoute({
+  app.all('/graphql', rerunOnSchemaRace(services, lazyRoute(async () => (await import('./graphql/route.js')).graphqlRoute({
     registry: () => services.registry(),
     documents: services.documents,
     limits: { defaultLimit: services.config.defaultLimit, maxLimit: services.config.maxLimit },
@@ -89,8 +91,9 @@ export function createApp(services: Services): express.Express {
     readBody,
     introspection: services.config.graphqlIntrospection ?? true,
     log: services.log,
-  })));
-  app.use('/admin/api', adminApi(services, { extraRoutes: [adminRoles(services), webhookRoutes(services)] }));
+    schemaRace: (req, errors) => graphqlRace(services, req, errors),
+  }))));
+  app.use('/admin/api', rerunOnSchemaRace(services, adminApi(services, { extraRoutes: [adminRoles(services), webhookRoutes(services)] })));
   app.use('/admin', adminUi(services.adminUiDir, services.config));
   app.use((_req: Request, res: Response) => sendError(res, notFound()));
   app.use(finalErrorHandler(services.log));

@@ -171,8 +171,13 @@ export const SCHEMA_PIN_IDLE_MS = 1000;
  * even when a notification was lost.
  */
 export const SCHEMA_POLL_MS = 500;
-/** Times a content-API call refused because the schemas changed under it is run again under the new ones (then the 409 is answered). */
-export const SCHEMA_RACE_RETRIES = 3;
+/**
+ * Times a request (any route) or MCP tool call refused because the schemas changed under it is run
+ * again under the new ones (then the 409 is answered). Each re-run follows a schema change committed
+ * during the run before, so it is bounded by the changes made meanwhile; a slow write (a password
+ * hash) during a burst of builder edits can meet several.
+ */
+export const SCHEMA_RACE_RETRIES = 10;
 /** A LISTEN connection that failed is opened again after this long. */
 export const PG_LISTEN_RETRY_MS = 1000;
 /** Longest folder name of the media library. */

@@ -1,6 +1,6 @@
 import type { LocaleService } from '../auth/locales.js';
 import type { Database, Db } from '../db/database.js';
-import { createRegistryPins } from './registry-pins.js';
+import { createRegistryPins, type WriteTally } from './registry-pins.js';
 import { disableDraftAndPublish, enableDraftAndPublish, type WriteEnv } from '../documents/index.js';
 import { AppError, applicationError } from '../errors/app-error.js';
 import { docsOf, sameDocs, type BuilderChange } from '../schema/builder.js';
@@ -27,8 +27,9 @@ export interface SchemaController {
    * Runs `fn` pinned, as `pin` does, until `until` calls its release (a request: when its response
    * has finished). Once nothing has been pinned for a while the AsyncLocalStorage is disabled: enabled, its promise
    * hooks cost every request of the process CPU (about 5% of a write's), pinned or not.
+   * `tally` counts the write transactions it begins that get past the write guard (admin/schema-race.ts).
    */
-  pinUntil<T>(fn: () => T, until: (release: () => void) => void): T;
+  pinUntil<T>(fn: () => T, until: (release: () => void) => void, tally?: WriteTally): T;
   /**
    * Runs `fn` with `current()` answering `registry` during its synchronous part only: for a request
    * that holds its registry itself (the content API) calling a service that reads the registry once,
@@ -55,9 +56,9 @@ export interface SchemaController {
   /**
    * Runs a write planned under `registry`: on PostgreSQL pinned to it, so a transaction that
    * begins after a schema change committed is refused (schemaChangedError) instead of writing
-   * under the old schemas; elsewhere as `within`.
+   * under the old schemas; elsewhere as `within`. `tally` counts its write transactions that got past the guard.
    */
-  forWrite<T>(registry: Registry, fn: () => T): T;
+  forWrite<T>(registry: Registry, fn: () => T, tally?: WriteTally): T;
   /**
    * After a request planned under `used` failed: when the failure is a schema race (isSchemaRace)
    * and newer schemas are running once the database's set is followed, those (the request is run
@@ -230,7 +231,7 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
       const planned = pins.pinned();
       const at = parseSchemaStamp(text);
       const version = planned === undefined ? undefined : versions.get(planned);
-      if (at === null || version === undefined || version === at.version) return;
+      if (at === null || version === undefined || version === at.version) return pins.wrote();
       throw schemaChangedError();
     });
   }
@@ -292,7 +293,7 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
   return {
     current: () => pins.now() ?? registry,
     pin,
-    pinUntil: (fn, until) => pins.pinUntil(registry, fn, until),
+    pinUntil: (fn, until, tally) => pins.pinUntil(registry, fn, until, tally),
     within: pins.within,
     apply(edit, alongside) {
       return exclusive(() =>
@@ -312,7 +313,7 @@ export function createSchemaController(deps: SchemaControllerDeps): SchemaContro
     stamp: () => stamp,
     follow: () => exclusive(followNow),
     applyRegistry: (next) => exclusive(() => applyFolder(next)),
-    forWrite: (planned, fn) => (stamp === null ? pins.within(planned, fn) : pins.pin(planned, fn)),
+    forWrite: (planned, fn, tally) => (stamp === null ? pins.within(planned, fn) : pins.pin(planned, fn, tally)),
     async recover(err, used) {
       if (stamp === null || !isSchemaRace(err)) return null;
       await exclusive(followNow);

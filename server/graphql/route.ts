@@ -41,6 +41,11 @@ export interface GraphqlRouteDeps {
   /** False: introspection refused (`GRAPHQL_INTROSPECTION=false` or production). */
   readonly introspection: boolean;
   readonly log: (message: string) => void;
+  /**
+   * Team mode: the schema race among a result's errors when the operation is to run again under
+   * newer schemas (nothing of it written: http/schema-race.ts); thrown, the route's wrapper runs it again.
+   */
+  readonly schemaRace?: (req: Request, errors: readonly GraphQLError[]) => Promise<unknown>;
 }
 
 const CSRF_MESSAGE =
@@ -150,6 +155,8 @@ export function graphqlRoute(deps: GraphqlRouteDeps) {
       const plugins: PluginContext = { ...deps.plugins, req, res, caller };
       const context: GraphqlContext & { plugins: PluginContext } = { ...base, caller: { kind: caller.kind, id: caller.id }, me: deps.me, documents: deps.documents, scope, loader, plugins };
       const result: ExecutionResult = await execute({ schema, document, contextValue: context, variableValues, operationName });
+      const race = result.errors && deps.schemaRace ? await deps.schemaRace(req, result.errors) : null;
+      if (race !== null) throw race;
       if (!('data' in result) || result.data === undefined) {
         return send(res, 400, { errors: (result.errors ?? []).map((e) => formatError(e, 'BAD_USER_INPUT')) });
       }

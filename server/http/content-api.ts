@@ -9,7 +9,9 @@ import { parseContentCall, type ContentCall, type ContentTarget } from './conten
 import { parseQueryString, rawQuery } from './query-string.js';
 import { methodNotAllowed, sendJson, sendJsonText } from './respond.js';
 import { routeQuery } from '../project-code/route-query.js';
-import { SCHEMA_RACE_RETRIES } from '../limits.js';
+import type { WriteTally } from '../admin/registry-pins.js';
+import { rerunRegistry } from '../admin/schema-race.js';
+import { pinRequest } from './schema-race.js';
 
 const COLLECTION_METHODS = ['HEAD', 'GET', 'POST'];
 const DOCUMENT_METHODS = ['HEAD', 'GET', 'PUT', 'DELETE'];
@@ -51,7 +53,7 @@ export function holdRegistry(services: Services) {
       return;
     }
     // Released when the answer is sent (an aborted request stays pinned: the storage stays enabled).
-    services.schemas.pinUntil(next, (release) => res.once('finish', release));
+    pinRequest(services, { req, res, next });
   };
 }
 
@@ -65,12 +67,13 @@ export function contentApi(services: Services) {
     // Held since the request arrived (a request that was not held is pinned: then this is the pinned one).
     let registry = heldRegistries.get(req) ?? services.registry();
     for (let run = 1; ; run++) {
+      const tally: WriteTally = { writes: 0 };
       try {
-        await contentCall(services, { req, res, next, registry });
+        await contentCall(services, { req, res, next, registry, tally });
         return;
       } catch (err) {
         // Team mode: the schemas changed (on another instance, or the builder) while this ran, and nothing was written: run again under the new ones.
-        const newer = res.headersSent || run > SCHEMA_RACE_RETRIES ? null : await services.schemas.recover(err, registry);
+        const newer = res.headersSent ? null : await rerunRegistry(services.schemas, { registry, tally, run }, err);
         if (newer === null) throw err;
         registry = newer;
         heldRegistries.set(req, newer);
@@ -80,8 +83,11 @@ export function contentApi(services: Services) {
 }
 
 /** One content-API call under the registry it was planned with. */
-async function contentCall(services: Services, ctx: { req: Request; res: Response; next: NextFunction; registry: Registry }): Promise<void> {
-  const { req, res, next, registry } = ctx;
+async function contentCall(
+  services: Services,
+  ctx: { req: Request; res: Response; next: NextFunction; registry: Registry; tally: WriteTally },
+): Promise<void> {
+  const { req, res, next, registry, tally } = ctx;
   const target = contentTarget(registry, req.path);
   if (!target) {
     next();
@@ -123,7 +129,7 @@ async function contentCall(services: Services, ctx: { req: Request; res: Respons
   }
   // A write is pinned to its registry: its transaction is refused if the schemas changed before it began (SchemaController.forWrite).
   const run = () => perform(documents, call, { model, caller });
-  const answer = await (call.kind === 'findMany' || call.kind === 'findOne' ? schemas.within(registry, run) : schemas.forWrite(registry, run));
+  const answer = await (call.kind === 'findMany' || call.kind === 'findOne' ? schemas.within(registry, run) : schemas.forWrite(registry, run, tally));
   if (answer === null) {
     res.status(204).end();
     return;

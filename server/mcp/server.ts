@@ -7,6 +7,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { packageInfo } from '../admin/package-info.js';
+import { rerunOnSchemaRace } from '../admin/schema-race.js';
 import { forbidden, notFound } from '../errors/app-error.js';
 import { errorAnswer, type McpContext } from './context.js';
 import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js';
@@ -34,9 +35,12 @@ export function createMcpServer(ctx: McpContext): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name } = request.params;
     try {
-      const run = findTool(await listEnv(), name);
-      if (run === undefined) throw TOOL_NAMES.includes(name) ? forbidden() : notFound(`Unknown tool "${name}"`);
-      return await run(ctx, request.params.arguments ?? {});
+      // Team mode: a call racing a schema change made on another instance runs again under the new schemas, unless it wrote.
+      return await rerunOnSchemaRace(ctx.services.schemas, async () => {
+        const run = findTool(await listEnv(), name);
+        if (run === undefined) throw TOOL_NAMES.includes(name) ? forbidden() : notFound(`Unknown tool "${name}"`);
+        return run(ctx, request.params.arguments ?? {});
+      });
     } catch (err) {
       return errorAnswer(err, log);
     }
