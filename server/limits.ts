@@ -51,6 +51,13 @@ export const MAX_GRAPHQL_DEPTH = 10;
  * query that ran a test worker out of memory (about 21 million).
  */
 export const MAX_GRAPHQL_COST = 1_000_000;
+/**
+ * GraphQL: parsed and validated documents kept by query text (graphql/document-cache.ts), as
+ * Apollo's document store: most documents, and most characters of query text all together (the
+ * parsed form takes some 10-20 times its text). A longer text is parsed and validated every time.
+ */
+export const GRAPHQL_DOCUMENT_CACHE_ENTRIES = 1000;
+export const GRAPHQL_DOCUMENT_CACHE_CHARS = 1024 * 1024;
 /** Most nodes (operators and attributes) in one filters tree. */
 export const MAX_FILTER_NODES = 500;
 /** Longest value list for `$in`, `$notIn` and array values. */

@@ -104,6 +104,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     /** The current registry (what the service reads models from). */
     registry: (): Registry => deps.registry(),
 
+    /** Tests (`verifyReads`): reads answered two ways are compared; other services check their own fast paths too (GraphQL's plain executor). */
+    verifiesReads: (): boolean => strict,
+
     /** The code of the default locale. */
     defaultLocale: (): Promise<string> => deps.locales.defaultCode(),
 

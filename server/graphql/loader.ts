@@ -32,7 +32,7 @@ export function createRelationLoader(deps: { documents: DocumentService; env: Qu
     const def = type instanceof GraphQLObjectType ? type.getFields()[node.name.value] : undefined;
     const { entry, window } = def ? relationEntry(getArgumentValues(def, node, info.variableValues), deps.scope) : { entry: {}, window: null };
     const inner = populateOf(target as Model, selectionUnder(node, info), deps.scope, info, 1);
-    const raw: Raw = { filters: { documentId: { $in: [...batch.parents.keys()] } }, status, populate: { [name]: { ...entry, populate: inner.populate } } };
+    const raw: Raw = { filters: { documentId: { $in: [...batch.parents.keys()] } }, status, populate: { [name]: { ...entry, ...(attribute?.kind === 'relation' && inner.fields ? { fields: inner.fields } : {}), populate: inner.populate } } };
     if (locale !== null) raw.locale = locale;
     const { query } = readListQuery(raw, model, deps.env);
     const windows = { [name]: { start: window?.start ?? null, limit: window?.limit ?? null, children: inner.windows } };

@@ -6,6 +6,7 @@ import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type Model } from '../schema/types.js';
 import { toRestFilters } from './filters.js';
 import { componentTypeNameOf, typeNameOf } from './names.js';
+import { selectedFields } from './selected-fields.js';
 
 /**
  * A GraphQL selection as the REST populate the query parser reads (relations with their filters
@@ -80,8 +81,17 @@ export function relationEntry(args: Record<string, unknown>, scope: PopulateScop
  */
 const LEVELS_PER_READ = Math.floor(MAX_POPULATE_DEPTH / 2);
 
-/** The REST populate of a selection on `model` (`level` relation levels below the read's root), and the windows of its relations. */
-export function populateOf(model: Model, set: SelectionSetNode | undefined, scope: PopulateScope, info: GraphQLResolveInfo, level = 0): { populate: Raw; windows: Windows } {
+/**
+ * The REST populate of a selection on `model` (`level` relation levels below the read's root), the
+ * windows of its relations, and the REST `fields` the selection reads on `model` (selected-fields.ts).
+ */
+export function populateOf(
+  model: Model,
+  set: SelectionSetNode | undefined,
+  scope: PopulateScope,
+  info: GraphQLResolveInfo,
+  level = 0,
+): { populate: Raw; windows: Windows; fields: string[] | undefined } {
   const populate: Raw = {};
   const windows: Record<string, Windows[string]> = {};
   const type = info.schema.getType(model.modelType === 'component' ? componentTypeNameOf(model) : typeNameOf(model));
@@ -113,10 +123,10 @@ export function populateOf(model: Model, set: SelectionSetNode | undefined, scop
     const inner = populateOf(target, under, scope, info, level + 1);
     // A repeatable component takes a relation's arguments (Strapi's component resolver: filters, sort, a page of defaultLimit).
     const { entry, window } = def && def.args.length > 0 ? relationEntry(getArgumentValues(def, node, info.variableValues), scope) : { entry: {}, window: null };
-    populate[name] = { ...entry, populate: inner.populate };
+    populate[name] = { ...entry, ...(attribute.kind === 'relation' && inner.fields ? { fields: inner.fields } : {}), populate: inner.populate };
     windows[name] = { start: window?.start ?? null, limit: window?.limit ?? null, children: inner.windows };
   }
-  return { populate, windows };
+  return { populate, windows, fields: selectedFields(model, nodes) };
 }
 
 /** The parsed populate with each relation's window set (REST's populate has no window keys). */

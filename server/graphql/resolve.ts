@@ -1,4 +1,4 @@
-import type { GraphQLFieldResolver, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+import type { FieldNode, GraphQLFieldResolver, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import type { DocumentService } from '../documents/index.js';
 import { AppError, forbidden } from '../errors/app-error.js';
 import type { PaginationLimits } from '../query/pagination.js';
@@ -9,6 +9,8 @@ import { toRestFilters } from './filters.js';
 import type { RelationLoader } from './loader.js';
 import type { MeDeps } from './me.js';
 import { fieldsOf, populateOf, withWindows, type PopulateScope, type Windows } from './populate.js';
+import { readOne, readPage } from './reads.js';
+import { NEEDS_RESOLVER, replaying, withDirect, type Prefetched } from './direct.js';
 
 /** What every resolver of one request reads: the caller, the document service, the registry the schema was built from. */
 export interface GraphqlContext {
@@ -23,6 +25,8 @@ export interface GraphqlContext {
   /** The request's populate bookkeeping (which selections the root reads loaded). */
   readonly scope: PopulateScope;
   readonly loader: RelationLoader;
+  /** Root fields' outcomes the plain executor ran ahead (by response key), for graphql-js to reuse (direct.ts). */
+  readonly prefetched?: Map<string, Prefetched>;
 }
 
 type Raw = Record<string, unknown>;
@@ -55,8 +59,9 @@ export function windowOf(pagination: unknown, limits: PaginationLimits): { start
 
 function restQuery(model: ContentTypeModel, args: Args, ctx: GraphqlContext, info: GraphQLResolveInfo, list: boolean): { raw: Raw; windows: Windows } {
   const set = list && info.fieldName.endsWith('_connection') ? nodesOf(info) : info.fieldNodes[0]?.selectionSet;
-  const { populate, windows } = populateOf(model, set, ctx.scope, info);
+  const { populate, windows, fields } = populateOf(model, set, ctx.scope, info);
   const raw: Raw = { status: args.status, populate };
+  if (fields) raw.fields = fields;
   if (args.filters) raw.filters = toRestFilters(args.filters);
   if (Array.isArray(args.sort) && args.sort.length > 0) raw.sort = args.sort;
   if (typeof args.sort === 'string') raw.sort = args.sort;
@@ -80,10 +85,10 @@ export function rootResolvers(model: ContentTypeModel) {
     const window = windowOf(args.pagination, ctx.limits);
     const { raw, windows } = restQuery(model, args, ctx, info, true);
     const parsed = readListQuery({ ...raw, pagination: window }, model, envOf(ctx));
-    const { pagination } = parsed;
+    // The connection's total is counted by the read itself; a plain list counts nothing.
+    const pagination = { ...parsed.pagination, withCount: count };
     const query = { ...parsed.query, populate: withWindows(parsed.query.populate, windows) };
-    const { data } = await ctx.documents.findMany({ model, query, pagination, access: accessOf(ctx) });
-    const total = count ? await ctx.documents.count({ model, query }) : 0;
+    const { data, total } = await readPage(ctx.documents, { model, query, pagination, access: accessOf(ctx) });
     return { data: data as unknown[], window, total };
   };
   /** The parsed read of one document for this selection (its populate checked: a forbidden relation is a 400 here). */
@@ -93,7 +98,7 @@ export function rootResolvers(model: ContentTypeModel) {
     return { ...parsed, populate: withWindows(parsed.populate, windows) };
   };
   const one = async (documentId: string | null, args: Args, ctx: GraphqlContext, info: GraphQLResolveInfo) =>
-    ctx.documents.findOne({ model, documentId, query: readQuery(args, ctx, info), access: accessOf(ctx) });
+    readOne(ctx.documents, { model, documentId, query: readQuery(args, ctx, info), access: accessOf(ctx) });
   const list: GraphQLFieldResolver<unknown, GraphqlContext, Args> = async (_p, args, ctx, info) => (await page(args, ctx, info, false)).data;
   const connection: GraphQLFieldResolver<unknown, GraphqlContext, Args> = async (_p, args, ctx, info) => {
     const { data, window, total } = await page(args, ctx, info, true);
@@ -109,35 +114,53 @@ export function rootResolvers(model: ContentTypeModel) {
     return one(null, args, ctx, info);
   };
   // `readQuery`: how `x(documentId, status, locale)` reads this selection, without the find check (a mutation's answer, parsed before it writes).
-  return { list, connection, one: byId, single, readQuery };
+  return { list: replaying(list), connection: replaying(connection), one: replaying(byId), single: replaying(single), readQuery };
 }
 
 const entryOf = (parent: unknown, name: string): unknown => (typeof parent === 'object' && parent !== null ? (parent as Raw)[name] : undefined);
 
-/** A relation or media field's value: from the populate when this selection was populated, else through the batch loader. */
-async function relationValue(model: Model, name: string, parent: unknown, ctx: GraphqlContext, info: GraphQLResolveInfo): Promise<unknown> {
-  const node = info.fieldNodes[0];
+/** A relation or media field's value read from its parent when the root's populate loaded it; NEEDS_RESOLVER when the batch loader must read it. */
+function populatedValue(model: Model, name: string, parent: unknown, ctx: GraphqlContext, node: FieldNode | undefined): unknown {
   if (!node || ctx.scope.populated.has(node) || model.modelType !== 'contentType' || typeof parent !== 'object' || parent === null) return entryOf(parent, name);
-  return ctx.loader.load(model, parent as Raw, node, info);
+  return NEEDS_RESOLVER;
 }
 
-/** A to-many relation or media list: `[]` when absent. */
-export const relationList = (name: string, model: Model): GraphQLFieldResolver<unknown, GraphqlContext> => async (parent, _args, ctx, info) => {
-  const value = await relationValue(model, name, parent, ctx, info);
-  return Array.isArray(value) ? value : [];
+/**
+ * A relation or media field's value: from the populate when this selection was populated (at once,
+ * not as a promise: graphql-js completes a plain value without a microtask), else through the batch loader.
+ */
+function relationValue(model: Model, name: string, parent: unknown, ctx: GraphqlContext, info: GraphQLResolveInfo): unknown {
+  const value = populatedValue(model, name, parent, ctx, info.fieldNodes[0]);
+  return value === NEEDS_RESOLVER ? ctx.loader.load(model as ContentTypeModel, parent as Raw, info.fieldNodes[0] as FieldNode, info) : value;
+}
+
+/** `f(value)`, after the value when it is a promise. */
+const then = (value: unknown, f: (v: unknown) => unknown): unknown => (value instanceof Promise ? value.then(f) : f(value));
+const listOf = (value: unknown): unknown => (Array.isArray(value) ? value : []);
+const nodesOfList = (value: unknown): unknown => ({ nodes: listOf(value) });
+/** `f` of the populated value, or NEEDS_RESOLVER. */
+const direct = (model: Model, name: string, f: (v: unknown) => unknown) => (parent: unknown, ctx: GraphqlContext, node: FieldNode): unknown => {
+  const value = populatedValue(model, name, parent, ctx, node);
+  return value === NEEDS_RESOLVER ? value : f(value);
 };
+
+/** A to-many relation or media list: `[]` when absent. */
+export const relationList = (name: string, model: Model): GraphQLFieldResolver<unknown, GraphqlContext> =>
+  withDirect((parent, _args, ctx: GraphqlContext, info) => then(relationValue(model, name, parent, ctx, info), listOf), direct(model, name, listOf));
 
 /** `x_connection` on a relation: `{ nodes }` (no pageInfo, as Strapi). */
-export const connectionOf = (name: string, model: Model): GraphQLFieldResolver<unknown, GraphqlContext> => async (parent, _args, ctx, info) => {
-  const value = await relationValue(model, name, parent, ctx, info);
-  return { nodes: Array.isArray(value) ? value : [] };
-};
+export const connectionOf = (name: string, model: Model): GraphQLFieldResolver<unknown, GraphqlContext> =>
+  withDirect((parent, _args, ctx: GraphqlContext, info) => then(relationValue(model, name, parent, ctx, info), nodesOfList), direct(model, name, nodesOfList));
 
 /** A to-one relation or single media. */
-export const relationOne = (name: string, model: Model): GraphQLFieldResolver<unknown, GraphqlContext> => (parent, _args, ctx, info) => relationValue(model, name, parent, ctx, info);
+export const relationOne = (name: string, model: Model): GraphQLFieldResolver<unknown, GraphqlContext> =>
+  withDirect((parent, _args, ctx: GraphqlContext, info) => relationValue(model, name, parent, ctx, info), direct(model, name, (v) => v));
 
 /** A repeatable component or a dynamic zone: the populated list (`[]` when empty). */
-export const toManyField = (name: string): GraphQLFieldResolver<unknown, GraphqlContext> => (parent) => {
-  const value = entryOf(parent, name);
-  return Array.isArray(value) ? value : value === undefined ? [] : value;
+export const toManyField = (name: string): GraphQLFieldResolver<unknown, GraphqlContext> => {
+  const value = (parent: unknown): unknown => {
+    const v = entryOf(parent, name);
+    return Array.isArray(v) ? v : v === undefined ? [] : v;
+  };
+  return withDirect((parent) => value(parent), (parent) => value(parent));
 };

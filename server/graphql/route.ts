@@ -1,15 +1,18 @@
 import type { NextFunction, Request, Response } from 'express';
 import {
-  execute, getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema,
-  type ValidationContext, type ASTVisitor,
+  execute, getOperationAST, GraphQLError, specifiedRules, type ExecutionResult, type GraphQLSchema, type ValidationContext, type ASTVisitor,
 } from 'graphql';
 import type { Caller } from '../auth/caller.js';
 import type { DocumentService } from '../documents/index.js';
 import type { PaginationLimits } from '../query/pagination.js';
 import type { Registry } from '../schema/registry.js';
-import { MAX_GRAPHQL_COST, MAX_GRAPHQL_DEPTH } from '../limits.js';
+import { GRAPHQL_DOCUMENT_CACHE_CHARS, GRAPHQL_DOCUMENT_CACHE_ENTRIES, MAX_GRAPHQL_COST, MAX_GRAPHQL_DEPTH } from '../limits.js';
 import { costError } from './cost.js';
 import { maxDepthRule } from './depth.js';
+import { createDocumentCache } from './document-cache.js';
+import type { Prefetched } from './direct.js';
+import { executePlain, planOf } from './plain-execute.js';
+import { AppError } from '../errors/app-error.js';
 import { formatError, requestError } from './errors.js';
 import { createRelationLoader } from './loader.js';
 import type { MeDeps } from './me.js';
@@ -93,6 +96,7 @@ export function graphqlRoute(deps: GraphqlRouteDeps) {
     return schema;
   };
   const rules = [...specifiedRules, maxDepthRule(MAX_GRAPHQL_DEPTH), ...(deps.introspection ? [] : [noIntrospection])];
+  const documents = createDocumentCache({ rules, limits: { entries: GRAPHQL_DOCUMENT_CACHE_ENTRIES, chars: GRAPHQL_DOCUMENT_CACHE_CHARS } });
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
@@ -124,18 +128,15 @@ export function graphqlRoute(deps: GraphqlRouteDeps) {
       if (typeof params.query !== 'string' || params.query === '') {
         return send(res, 400, requestError('GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.', 'BAD_REQUEST'));
       }
-      let document: DocumentNode;
-      try {
-        document = parse(params.query);
-      } catch (err) {
-        if (err instanceof GraphQLError) return send(res, 400, { errors: [formatError(err, 'GRAPHQL_PARSE_FAILED')] });
-        throw err;
-      }
-      codes = new Set(await deps.localeCodes());
+      const parsed = documents.parse(params.query);
+      if (parsed.kind === 'syntax') return send(res, 400, { errors: [formatError(parsed.error, 'GRAPHQL_PARSE_FAILED')] });
+      const listed = await deps.localeCodes();
+      codes = new Set(listed);
       const registry = deps.registry();
       const schema = schemaOf(registry);
-      const invalid = validate(schema, document, rules);
-      if (invalid.length > 0) return send(res, 400, { errors: invalid.map((e) => formatError(e, 'GRAPHQL_VALIDATION_FAILED')) });
+      const checked = documents.validate(schema, listed, parsed);
+      if (checked.kind === 'invalid') return send(res, 400, { errors: checked.errors.map((e) => formatError(e, 'GRAPHQL_VALIDATION_FAILED')) });
+      const { document, memo } = checked;
       const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
       const operation = getOperationAST(document, operationName);
       if (!operation) {
@@ -147,14 +148,31 @@ export function graphqlRoute(deps: GraphqlRouteDeps) {
         return send(res, 405, requestError(`GET requests only support query operations, not ${operation.operation} operations`, 'BAD_REQUEST'));
       }
       const variableValues = typeof params.variables === 'object' && params.variables !== null ? (params.variables as Record<string, unknown>) : undefined;
-      const tooCostly = costError({ schema, document, operation, variables: variableValues, limits: deps.limits, max: MAX_GRAPHQL_COST });
+      // An operation without variables costs the same every time: costed once per kept document.
+      const costKey = (operation.variableDefinitions?.length ?? 0) === 0 ? `cost:${operation.name?.value ?? ''}` : null;
+      const known = costKey === null ? undefined : (memo.get(costKey) as GraphQLError | null | undefined);
+      const tooCostly = known !== undefined ? known : costError({ schema, document, operation, variables: variableValues, limits: deps.limits, max: MAX_GRAPHQL_COST });
+      if (costKey !== null && known === undefined) memo.set(costKey, tooCostly);
       if (tooCostly) return send(res, 400, { errors: [formatError(tooCostly, 'BAD_USER_INPUT')] });
       const base = { allows: (action: string) => caller.allows(action), registry, limits: deps.limits };
       const scope: PopulateScope = { registry, limits: deps.limits, populated: new WeakSet(), window: (p) => windowOf(p, deps.limits) };
       const loader = createRelationLoader({ documents: deps.documents, env: envOf(base), scope, access: accessOf(base) });
       const plugins: PluginContext = { ...deps.plugins, req, res, caller };
-      const context: GraphqlContext & { plugins: PluginContext } = { ...base, caller: { kind: caller.kind, id: caller.id }, me: deps.me, documents: deps.documents, scope, loader, plugins };
-      const result: ExecutionResult = await execute({ schema, document, contextValue: context, variableValues, operationName });
+      const prefetched = new Map<string, Prefetched>();
+      const context: GraphqlContext & { plugins: PluginContext } = { ...base, caller: { kind: caller.kind, id: caller.id }, me: deps.me, documents: deps.documents, scope, loader, plugins, prefetched };
+      // A query of the plain shape runs on plain-execute.ts (planned once per kept document); anything else, or what it hands back, on graphql-js.
+      const planKey = `plan:${operation.name?.value ?? ''}`;
+      let plan = memo.get(planKey) as ReturnType<typeof planOf> | undefined;
+      if (plan === undefined) memo.set(planKey, (plan = planOf(schema, document, operation)));
+      const plain = plan === null ? null : await executePlain({ schema, document, operation, plan, variableValues, contextValue: context });
+      const result: ExecutionResult = plain ?? (await execute({ schema, document, contextValue: context, variableValues, operationName }));
+      if (plain && deps.documents.verifiesReads()) {
+        // Tests: graphql-js completes the same root values (replayed from `prefetched`); any difference is a 500 with both answers.
+        const slow = await execute({ schema, document, contextValue: context, variableValues, operationName });
+        if (JSON.stringify(slow) !== JSON.stringify(plain)) {
+          throw new AppError('InternalServerError', `verifyReads: the plain GraphQL answer differs from graphql-js's\nplain:      ${JSON.stringify(plain)}\ngraphql-js: ${JSON.stringify(slow)}`, undefined, { safe: false });
+        }
+      }
       const race = result.errors && deps.schemaRace ? await deps.schemaRace(req, result.errors) : null;
       if (race !== null) throw race;
       if (!('data' in result) || result.data === undefined) {
