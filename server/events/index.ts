@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import type { Database } from '../db/database.js';
 import type { EventSink } from '../documents/index.js';
@@ -54,9 +55,10 @@ export function createEventStream(args: EventStreamArgs) {
   const { db } = database;
   const limits: StreamLimits = { ...DEFAULT_STREAM_LIMITS, ...args.limits };
   const open = new Set<Connection>();
-  const wakeAll = (): void => {
+  // Woken by a writer's commit: the streams are pumped in this module's context, not the writer's request (its registry pin).
+  const wakeAll = AsyncResource.bind((): void => {
     for (const c of open) c.wake();
-  };
+  });
   const recorder = createStreamSink({ database, now, inner: args.outbox, committed: wakeAll });
   let poller: NodeJS.Timeout | null = null;
   let polling = false;

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { Database } from '../db/database.js';
 import { WEBHOOK_DELIVERIES_TABLE, WEBHOOK_EVENTS_TABLE } from '../db/system-tables.js';
 import type { EventSink } from '../documents/index.js';
@@ -42,7 +43,10 @@ export interface WebhooksArgs {
 export function createWebhooks(args: WebhooksArgs) {
   const { now } = args;
   const { db } = args.database;
-  const outbox = createOutbox({ database: args.database, now, wake: (ids) => dispatcher.wake(ids) });
+  // Woken by a request's commit or call, the workers run in the context this module was created in (the server's),
+  // not the request's: no registry pin or write tally of it (admin/registry-pins.ts) reaches the sending loop.
+  const wake = AsyncResource.bind((ids?: readonly number[]): void => dispatcher.wake(ids));
+  const outbox = createOutbox({ database: args.database, now, wake });
   const store: WebhookStore = createWebhookStore({ db, now, changed: outbox.changed, announce: args.database.announceChange });
   const dispatcher = createDispatcher({ db, store, now, log: args.log, retryBaseMs: args.retryBaseMs });
   const events: EventSink = outbox.sink;
@@ -114,7 +118,7 @@ export function createWebhooks(args: WebhooksArgs) {
     events,
     /** Starts delivering what is pending (at start: what a previous run left). */
     start: (): void => {
-      dispatcher.wake();
+      wake();
       pruneQuietly();
       pruner = setInterval(pruneQuietly, WEBHOOK_PRUNE_INTERVAL_MS);
       pruner.unref();
@@ -157,7 +161,7 @@ export function createWebhooks(args: WebhooksArgs) {
           .executeTakeFirstOrThrow();
         lineId = Number(row.id);
       }
-      dispatcher.wake();
+      wake();
       const [line] = (await deliveries(id)).filter((d) => d.id === lineId);
       if (!line) throw notFound('delivery.notFound');
       return line;

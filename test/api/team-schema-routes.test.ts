@@ -1,4 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -190,6 +193,85 @@ describe.runIf(onPostgres())('routes racing a schema change made on another inst
       expect(body.errors?.map((e) => e.message)).toEqual(['The content types changed while this request was handled; send it again']);
     } finally {
       await sql`DROP TRIGGER IF EXISTS hearth_test_slow ON notes`.execute(db);
+    }
+  });
+
+  it('settles a webhook delivery woken by a write after a schema change made while it was sent (background work runs outside the request’s pin)', async () => {
+    const arrived: string[] = [];
+    let answer = (): void => undefined;
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        arrived.push(req.url ?? '');
+        answer = () => res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const hook = await b.server.services.webhooks.store.create({ name: 'race', headers: {}, url, events: ['entry.create'] } as never);
+    try {
+      const before = servers.map((s) => s.logs.length);
+      await expectJson(await api(b, '/api/notes', { method: 'POST', json: { data: { title: 'hooked' } } }), 201);
+      for (let i = 0; arrived.length === 0; i++) {
+        if (i > 250) throw new Error('the webhook was not sent');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // While the delivery is in flight, A changes the schemas and every instance follows.
+      await expectJson(await admin(a, '/admin/api/content-types/api::note.note', { method: 'PUT', json: { contentType: note({ hooked: { type: 'string' } }) } }), 200);
+      const version = a.server.services.schemas.stamp()?.version;
+      for (let i = 0; servers.some((s) => s.server.services.schemas.stamp()?.version !== version); i++) {
+        if (i > 100) throw new Error('not followed');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      answer();
+      const db = b.server.services.database.db;
+      const statuses = async () => (await sql<{ status: string }>`SELECT status FROM hearth_webhook_deliveries WHERE webhook_id = ${Number(hook.id)}`.execute(db)).rows.map((r) => r.status);
+      for (let i = 0; (await statuses()).join() !== 'delivered'; i++) {
+        if (i > 50) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(await statuses()).toEqual(['delivered']);
+      expect(servers.flatMap((s, i) => s.logs.slice(before[i]).filter((line) => line.includes('delivery failed')))).toEqual([]);
+      expect(arrived).toHaveLength(1);
+    } finally {
+      await b.server.services.webhooks.store.remove(Number(hook.id));
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+});
+
+describe('background work woken by a request', () => {
+  it('runs outside the context of the call that woke it: a webhook worker inherits no pin (nor any other async context)', async () => {
+    const server = await startTestServer({ schemas: await writeProject({ types: { note: note({}) } }) });
+    const receiver = createServer((req, res) => req.resume().on('end', () => res.end('ok')));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const probe = new AsyncLocalStorage<string>();
+      const { webhooks } = server.server.services;
+      const seen: string[] = [];
+      const get = webhooks.store.get.bind(webhooks.store);
+      // The dispatcher's worker reads its webhook as it starts: in what context?
+      webhooks.store.get = async (id) => {
+        if (/dispatcher\.[jt]s/.test(new Error().stack ?? '')) seen.push(probe.getStore() ?? 'outside');
+        return get(id);
+      };
+      const hook = await webhooks.store.create({ name: 'ctx', headers: {}, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['entry.create'] } as never);
+      const token = await server.token('full-access');
+      await expectJson(await server.request('/api/notes', { method: 'POST', token, json: { data: { title: 'woken' } } }), 201);
+      const delivered = async () => (await webhooks.deliveries(Number(hook.id))).find((d) => d.status === 'delivered');
+      for (let i = 0; (await delivered()) === undefined && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      const delivery = await delivered();
+      seen.length = 0;
+      // A request's call (here the probe's context stands for its pin) wakes the dispatcher.
+      await probe.run('request', () => webhooks.redeliver(Number(hook.id), Number(delivery?.id)));
+      for (let i = 0; seen.length === 0 && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(seen).toEqual(['outside']);
+      await webhooks.store.remove(Number(hook.id));
+    } finally {
+      await server.close();
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
   });
 });
