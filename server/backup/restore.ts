@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { META_TABLE } from '../db/system-tables.js';
 import type { Database, Db } from '../db/database.js';
 import { setMeta } from '../db/migrations.js';
+import { SCHEMA_SET_KEY, SCHEMA_SET_VERSION_KEY } from '../db/schema-version.js';
 import { BACKUP_MAX_LINE_BYTES } from '../limits.js';
 import { extendableTables } from '../schema/extensions.js';
 import { USERS_PERMISSIONS } from '../users/models.js';
@@ -123,6 +124,10 @@ export async function restoreInto(trx: Db, input: RestoreInput): Promise<number>
   if (existing.has(META_TABLE)) {
     if (input.schemasDir !== null) await setMeta(trx, 'last_schemas_dir', input.schemasDir);
     else await trx.deleteFrom(META_TABLE).where('key', '=', 'last_schemas_dir').execute();
+    // The restored schemas folder is the truth of the restored tables: a PostgreSQL team's versioned
+    // schema set is not carried over (nor kept stale through a SQLite restore, where the folder is the
+    // only truth). The first PostgreSQL start writes the folder as version 1 (schema/schema-start.ts).
+    await trx.deleteFrom(META_TABLE).where('key', 'in', [SCHEMA_SET_KEY, SCHEMA_SET_VERSION_KEY]).execute();
   }
   await checkMedia(trx, input);
   await input.finish?.(trx);
