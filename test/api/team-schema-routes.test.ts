@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner } from '../admin/helpers.js';
+import { call, httpClient } from '../mcp/helpers.js';
 import { databaseUrlFor, dropDatabaseFor, onPostgres } from '../helpers/database.js';
 import { collection, expectJson, writeProject } from '../helpers/project.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -169,6 +170,31 @@ describe.runIf(onPostgres())('routes racing a schema change made on another inst
     expect(statuses.length).toBeGreaterThan(20);
     expect(statuses.filter((s) => s !== 200 && s !== 201)).toEqual([]);
     for (const id of created) expect((await api(c, `/api/users/${id}`)).status).toBe(200);
+  });
+
+  it('MCP: create_document and find_documents calls on B answer no error, and every created note is on C', async () => {
+    const client = await httpClient(b.url, token);
+    const created: string[] = [];
+    const failed: unknown[] = [];
+    const tool = (name: string, args: (i: number) => Record<string, unknown>) => async (i: number, statuses: number[]) => {
+      const result = await call(client, name, args(i));
+      statuses.push(result.isError ? 409 : 200);
+      if (result.isError) failed.push(result.structuredContent);
+      const data = result.structuredContent.data as { documentId?: string } | undefined;
+      if (name === 'create_document' && data?.documentId) created.push(data.documentId);
+      return true;
+    };
+    try {
+      const statuses = await underSchemaChanges([
+        tool('create_document', (i) => ({ contentType: 'notes', data: { title: `mcp-${i}`, rank: i } })),
+        tool('find_documents', () => ({ contentType: 'notes', status: 'draft', sort: 'rank:desc', pagination: { pageSize: 5 } })),
+      ]);
+      expect(statuses.length).toBeGreaterThan(10);
+      expect(failed).toEqual([]);
+      expect(await readOnC(created)).toEqual([]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('never runs a GraphQL mutation again once one of its writes got past the write guard (its later refused field is answered as an error)', async () => {
