@@ -18,6 +18,7 @@ import { uploadApi } from './http/upload-api.js';
 import { usersApi } from './http/users-api.js';
 import { createAuthRateLimit } from './http/users-rate-limit.js';
 import type { PluginDeps } from './graphql/plugin-deps.js';
+import { stampedLocaleCodes } from './graphql/locale-codes.js';
 import type { Services } from './services.js';
 
 /**
@@ -84,7 +85,7 @@ export function createApp(services: Services): express.Express {
     registry: () => services.registry(),
     documents: services.documents,
     limits: { defaultLimit: services.config.defaultLimit, maxLimit: services.config.maxLimit },
-    localeCodes: async () => (await services.locales.list()).map((l) => l.code),
+    localeCodes: stampedLocaleCodes({ stamp: () => services.database.changeStamp(), read: async () => (await services.locales.list()).map((l) => l.code) }),
     authenticate: (req) => authenticate(req, services),
     me: { one: (id, query, access) => services.users.accounts.one(id, query, access) },
     plugins: graphqlPlugins(services),
