@@ -59,6 +59,8 @@ function collect(type: GraphQLObjectType, sets: readonly (SelectionSetNode | und
       if ((s.directives?.length ?? 0) > 0) unplain();
       if (s.kind === 'Field') {
         const key = s.alias?.value ?? s.name.value;
+        // Answers are plain objects (V8 builds and prints them faster than graphql-js's prototype-less ones): no key may name their prototype.
+        if (key === '__proto__') unplain();
         const known = out.get(key);
         if (known) known.push(s);
         else out.set(key, [s]);
@@ -144,7 +146,7 @@ function complete(out: Out, value: unknown, context: unknown): unknown {
 }
 
 function completeObject(plan: ObjectPlan, source: unknown, context: unknown): Raw {
-  const result = Object.create(null) as Raw;
+  const result: Raw = {};
   for (const f of plan.fields) {
     if (f.out === null) {
       result[f.key] = plan.type.name;
@@ -210,7 +212,7 @@ export async function executePlain(args: {
   const settled = await Promise.allSettled(pending);
   if (settled.some((s) => s.status === 'rejected')) return null;
   try {
-    const data = Object.create(null) as Raw;
+    const data: Raw = {};
     for (const { key, out } of plan.fields) {
       const known = prefetched.get(key);
       const value = known?.kind === 'value' ? (known.value instanceof Promise ? await known.value : known.value) : undefined;
