@@ -86,6 +86,9 @@ export function createDispatcher(args: DispatcherArgs) {
       }
       if (result.statusCode >= 200 && result.statusCode < 300 && !result.network) {
         acknowledged.set(result.statusCode, [...(acknowledged.get(result.statusCode) ?? []), d.id]);
+        // Recorded before the next send: a kill -9 can then resend at most the one delivery whose
+        // 2xx had just arrived, never a batch of acknowledged ones.
+        await flush();
         continue;
       }
       await flush();
