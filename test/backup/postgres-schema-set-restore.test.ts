@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_SET_KEY, SCHEMA_SET_VERSION_KEY } from '../../server/db/schema-version.js';
 import { META_TABLE } from '../../server/db/system-tables.js';
 import { registerOwner } from '../admin/helpers.js';
-import { runInProcess } from '../backup/helpers.js';
+import { runInProcess } from './helpers.js';
 import type { RunResult } from '../helpers/cli.js';
 import { databaseEnvFor, dropDatabaseFor, onPostgres } from '../helpers/database.js';
 import { collection, expectJson, writeProject } from '../helpers/project.js';
@@ -43,7 +43,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe.runIf(onPostgres())('a restored PostgreSQL archive', () => {
+describe('a restored PostgreSQL archive', () => {
   it('carries no schema set: the restored folder becomes the database’s version 1 at the first start, with the restored types served', async () => {
     const source = join(root, 'source');
     const note = (attributes: Record<string, unknown>) => collection('note', 'notes', { title: { type: 'string' }, ...attributes });
@@ -51,7 +51,11 @@ describe.runIf(onPostgres())('a restored PostgreSQL archive', () => {
     const session = await registerOwner(server);
     // A builder change: the source database's set is at version 2 when exported.
     await expectJson(
-      await server.request('/admin/api/content-types/api::note.note', { method: 'PUT', token: session, json: { contentType: note({ rank: { type: 'integer' } }) } }),
+      await server.request('/admin/api/content-types/api::note.note', {
+        method: 'PUT',
+        token: session,
+        json: { contentType: note({ rank: { type: 'integer' } }) },
+      }),
       200,
     );
     expect(server.server.services.schemas.stamp()?.version).toBe(2);
