@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './cold-start.js';
 import { POPULATE_STAR, SCHEMAS, log, query } from './common.js';
 import { sendJson } from './http.js';
 import type { LoadResult } from './load.js';
@@ -33,16 +33,6 @@ export interface TeamResult {
   readonly triesSeconds: number;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A throwaway PostgreSQL server on a loopback port, as the tests start one. Its cluster lives in a

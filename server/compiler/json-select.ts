@@ -33,8 +33,9 @@ interface Walk extends JsonEnv {
 }
 
 const MAX_SAFE = '9007199254740991';
-const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
-const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+/** An SQL identifier and a string literal, quoted (also for populate-bound.ts). */
+export const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+export const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 const slow = (type: ScalarType, col: string): string => `json(${VALUE_FUNCTION}(${literal(type)}, ${col}))`;
 
 /** A stored value of `type` as JSON: the common stored forms in SQL, anything else through VALUE_FUNCTION. */
@@ -138,7 +139,8 @@ function populatedExpr(w: Walk, model: Model, alias: string, node: PopulateNode)
   }
 }
 
-const fixedSql = (link: Link, l: string): string => link.fixed.map((f) => ` AND ${l}.${ident(f.column)} = ${literal(f.value)}`).join('');
+/** The link table's fixed columns (a morph's type and field, a component's field) as conditions on `l`. */
+export const fixedSql = (link: Link, l: string): string => link.fixed.map((f) => ` AND ${l}.${ident(f.column)} = ${literal(f.value)}`).join('');
 
 /** One populated link: the rows of `target` linked to the row `parent` through `link`. */
 interface Linked {

@@ -2,6 +2,7 @@ import type { PopulateMap, PopulateNode } from '../query/ast.js';
 import { plainNode, populateAll } from '../query/populate.js';
 import type { Registry } from '../schema/registry.js';
 import type { Model } from '../schema/types.js';
+import { fixedSql, ident, literal } from './json-select.js';
 import { linkOf, type Link } from './links.js';
 
 /**
@@ -68,9 +69,6 @@ interface Walk extends BoundEnv {
   readonly totals: string[];
 }
 
-const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
-const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
-const fixedSql = (link: Link, l: string): string => link.fixed.map((f) => ` AND ${l}.${ident(f.column)} = ${literal(f.value)}`).join('');
 const statusSql = (w: Walk, model: Model, t: string): string =>
   model.modelType === 'contentType' && model.draftAndPublish ? ` AND ${t}."publishedAt" IS ${w.status === 'draft' ? '' : 'NOT '}NULL` : '';
 

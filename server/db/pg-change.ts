@@ -16,7 +16,7 @@ import { INSTANCES_TABLE, RATE_LIMITS_TABLE, STREAM_EVENTS_TABLE, WEBHOOK_DELIVE
 export const CHANGE_TABLE = 'hearth_change';
 
 /** The key of the transaction-level advisory lock every read-write transaction takes ("Hearth"). */
-export const WRITE_LOCK_KEY = 0x4865617274;
+const WRITE_LOCK_KEY = 0x4865617274;
 
 /** Bumps the counter; a missing row is created (it counts from 1). */
 export const BUMP = `INSERT INTO ${CHANGE_TABLE} (id, n) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = ${CHANGE_TABLE}.n + 1`;
@@ -56,7 +56,7 @@ export function mayWrite(sqlText: string): boolean {
  * Writes in a transaction always bump (postgres.ts): an event recorded with a content write moves
  * the stamp with it.
  */
-export const BOOKKEEPING_TABLES: ReadonlySet<string> = new Set([INSTANCES_TABLE, RATE_LIMITS_TABLE, WEBHOOK_DELIVERIES_TABLE, WEBHOOK_EVENTS_TABLE, STREAM_EVENTS_TABLE]);
+const BOOKKEEPING_TABLES: ReadonlySet<string> = new Set([INSTANCES_TABLE, RATE_LIMITS_TABLE, WEBHOOK_DELIVERIES_TABLE, WEBHOOK_EVENTS_TABLE, STREAM_EVENTS_TABLE]);
 
 /** The table an INSERT, UPDATE or DELETE names first (quoted or bare, unqualified). */
 const TARGET = /^(?:insert\s+into|update|delete\s+from)\s+(?:"([^"]+)"|([a-z_][a-z0-9_]*))[\s(]/i;

@@ -19,7 +19,7 @@ import { windowOf } from './resolve.js';
  */
 type Variables = Record<string, unknown>;
 
-export interface CostInput {
+interface CostInput {
   readonly schema: GraphQLSchema;
   readonly operation: OperationDefinitionNode;
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
@@ -28,7 +28,7 @@ export interface CostInput {
   readonly limits: PaginationLimits;
 }
 
-export function operationCost(input: CostInput): number {
+function operationCost(input: CostInput): number {
   const { schema, fragments, variables, limits } = input;
   const memo = new Map<string, number>();
 

@@ -1,9 +1,8 @@
 import { GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLString, type GraphQLFieldConfigMap, type GraphQLNamedType, type GraphQLObjectType } from 'graphql';
-import { forbidden } from '../errors/app-error.js';
 import type { Registry } from '../schema/registry.js';
 import { FILE_UID, type Model } from '../schema/types.js';
 import { pluginsOf } from './plugin-deps.js';
-import type { GraphqlContext } from './resolve.js';
+import { accessOf, authorize, type GraphqlContext } from './resolve.js';
 
 /**
  * The upload plugin's mutations as Strapi 5.54 generates them (`updateUploadFile`,
@@ -24,14 +23,9 @@ type Args = Record<string, unknown>;
 const UPLOAD = 'plugin::upload.content-api.upload';
 const DESTROY = 'plugin::upload.content-api.destroy';
 
-function authorize(ctx: GraphqlContext, action: string): void {
-  if (!ctx.allows(action)) throw forbidden();
-}
-
 /** A file id as given (`"1"`); anything but digits finds no file. */
 const fileId = (value: unknown): number => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN);
 const text = (value: unknown): string | null | undefined => (typeof value === 'string' ? value : value === null ? null : undefined);
-const access = (ctx: GraphqlContext) => ({ canRead: (uid: string) => ctx.allows(`${uid}.find`) });
 
 export function mediaMutations(parts: ContributorParts): GraphQLFieldConfigMap<unknown, GraphqlContext> {
   const fileModel = parts.registry.model(FILE_UID);
@@ -51,7 +45,7 @@ export function mediaMutations(parts: ContributorParts): GraphQLFieldConfigMap<u
         const id = fileId(args.id);
         const given = (typeof args.info === 'object' && args.info !== null ? args.info : {}) as Args;
         await pluginsOf(ctx).media.updateInfo(id, { name: text(given.name), alternativeText: text(given.alternativeText), caption: text(given.caption) });
-        return pluginsOf(ctx).media.one(id, access(ctx));
+        return pluginsOf(ctx).media.one(id, accessOf(ctx));
       },
     },
     deleteUploadFile: {
@@ -61,7 +55,7 @@ export function mediaMutations(parts: ContributorParts): GraphQLFieldConfigMap<u
         authorize(ctx, DESTROY);
         const id = fileId(args.id);
         // Strapi answers the file as it was; an unknown id is null, not an error.
-        const found = await pluginsOf(ctx).media.one(id, access(ctx));
+        const found = await pluginsOf(ctx).media.one(id, accessOf(ctx));
         if (!found || !(await pluginsOf(ctx).media.remove(id))) return null;
         return found;
       },

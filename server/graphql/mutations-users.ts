@@ -2,14 +2,14 @@ import {
   GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLObjectType, GraphQLString,
   type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLNamedType,
 } from 'graphql';
-import { applicationError, forbidden, validationError } from '../errors/app-error.js';
+import { applicationError, validationError } from '../errors/app-error.js';
 import type { ContentTypeModel } from '../schema/types.js';
 import { ROLE_UID, USER_UID } from '../users/models.js';
 import type { AuthAnswer } from '../users/auth-flows.js';
 import { MeType } from './me.js';
 import type { ContributorParts } from './mutations-media.js';
 import { pluginsOf } from './plugin-deps.js';
-import type { GraphqlContext } from './resolve.js';
+import { accessOf, authorize, type GraphqlContext } from './resolve.js';
 
 /**
  * The users & permissions mutations of Strapi 5.54's schema: `login`, `register`,
@@ -36,10 +36,6 @@ const ROUTES = {
   emailConfirmation: { action: `${AUTH}.emailConfirmation`, path: null },
 } as const;
 
-function authorize(ctx: GraphqlContext, action: string): void {
-  if (!ctx.allows(action)) throw forbidden();
-}
-
 /** The permission check, then (for rate-limited routes) one attempt counted against the route's budget. */
 async function guard(ctx: GraphqlContext, route: keyof typeof ROUTES, body: unknown): Promise<void> {
   const { action, path } = ROUTES[route];
@@ -49,7 +45,6 @@ async function guard(ctx: GraphqlContext, route: keyof typeof ROUTES, body: unkn
   await plugins.users.rateLimit(plugins.req, plugins.res, body, path);
 }
 
-const access = (ctx: GraphqlContext) => ({ canRead: (uid: string) => ctx.allows(`${uid}.find`) });
 const userAgent = (ctx: GraphqlContext) => pluginsOf(ctx).req.headers['user-agent'];
 /** `{ jwt, user }`: a refresh token issued in refresh mode is not part of the payload (Strapi's resolvers drop it too). */
 const payload = (answer: AuthAnswer) => ({ jwt: answer.jwt, user: answer.user });
@@ -80,7 +75,7 @@ function authMutations(parts: ContributorParts): Record<string, Field> {
         const { provider, ...body } = plain(args.input);
         await guard(ctx, 'login', body);
         if (provider !== 'local') throw applicationError('This provider is disabled');
-        return payload(await auth(ctx).login({ body, access: access(ctx), userAgent: userAgent(ctx) }));
+        return payload(await auth(ctx).login({ body, access: accessOf(ctx), userAgent: userAgent(ctx) }));
       },
     },
     register: {
@@ -90,7 +85,7 @@ function authMutations(parts: ContributorParts): Record<string, Field> {
       resolve: async (_p, args, ctx) => {
         const body = plain(args.input);
         await guard(ctx, 'register', body);
-        return payload(await auth(ctx).register({ body, access: access(ctx), userAgent: userAgent(ctx) }));
+        return payload(await auth(ctx).register({ body, access: accessOf(ctx), userAgent: userAgent(ctx) }));
       },
     },
     forgotPassword: {
@@ -110,7 +105,7 @@ function authMutations(parts: ContributorParts): Record<string, Field> {
       resolve: async (_p, args, ctx) => {
         const body = { password: args.password, passwordConfirmation: args.passwordConfirmation, code: args.code };
         await guard(ctx, 'resetPassword', body);
-        return payload(await auth(ctx).resetPassword({ body, access: access(ctx), userAgent: userAgent(ctx) }));
+        return payload(await auth(ctx).resetPassword({ body, access: accessOf(ctx), userAgent: userAgent(ctx) }));
       },
     },
     changePassword: {
@@ -121,7 +116,7 @@ function authMutations(parts: ContributorParts): Record<string, Field> {
         const body = { currentPassword: args.currentPassword, password: args.password, passwordConfirmation: args.passwordConfirmation };
         await guard(ctx, 'changePassword', body);
         const identity = pluginsOf(ctx).users.identify(pluginsOf(ctx).caller);
-        return payload(await auth(ctx).changePassword({ body, access: access(ctx), identity, userAgent: userAgent(ctx) }));
+        return payload(await auth(ctx).changePassword({ body, access: accessOf(ctx), identity, userAgent: userAgent(ctx) }));
       },
     },
     emailConfirmation: {
@@ -190,7 +185,7 @@ function crudMutations(parts: ContributorParts, user: ContentTypeModel, inputOf:
     args: userData,
     resolve: async (_p, args, ctx) => {
       authorize(ctx, `${USER}.create`);
-      return { data: await pluginsOf(ctx).users.admin.create(plain(args.data), access(ctx)) };
+      return { data: await pluginsOf(ctx).users.admin.create(plain(args.data), accessOf(ctx)) };
     },
   };
   fields.updateUsersPermissionsUser = {
@@ -199,7 +194,7 @@ function crudMutations(parts: ContributorParts, user: ContentTypeModel, inputOf:
     args: { ...id, ...userData },
     resolve: async (_p, args, ctx) => {
       authorize(ctx, `${USER}.update`);
-      return { data: await pluginsOf(ctx).users.admin.update(numericId(args.id), plain(args.data), access(ctx)) };
+      return { data: await pluginsOf(ctx).users.admin.update(numericId(args.id), plain(args.data), accessOf(ctx)) };
     },
   };
   fields.deleteUsersPermissionsUser = {
@@ -208,7 +203,7 @@ function crudMutations(parts: ContributorParts, user: ContentTypeModel, inputOf:
     args: id,
     resolve: async (_p, args, ctx) => {
       authorize(ctx, `${USER}.destroy`);
-      return { data: await pluginsOf(ctx).users.admin.remove(numericId(args.id), access(ctx)) };
+      return { data: await pluginsOf(ctx).users.admin.remove(numericId(args.id), accessOf(ctx)) };
     },
   };
   return fields;

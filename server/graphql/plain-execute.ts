@@ -40,6 +40,8 @@ interface ObjectPlan {
 interface RootPlan {
   readonly fields: ReadonlyArray<{ readonly key: string; readonly nodes: readonly FieldNode[]; readonly def: GraphQLField<unknown, unknown>; readonly out: Out }>;
   readonly rootType: GraphQLObjectType;
+  /** The document's fragments by name, collected once with the plan. */
+  readonly fragments: Fragments;
 }
 
 /** Thrown while planning or completing: graphql-js answers instead. */
@@ -124,7 +126,7 @@ export function planOf(schema: GraphQLSchema, document: DocumentNode, operation:
       // The whole selection is plain, or nothing runs here.
       fields.push({ key, nodes, def, out: outOf(def.type, nodes, fragments) });
     }
-    return { fields, rootType };
+    return { fields, rootType, fragments };
   } catch (err) {
     if (err instanceof Unplain) return null;
     throw err;
@@ -182,8 +184,7 @@ export async function executePlain(args: {
   if (!prefetched) return null;
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], args.variableValues ?? {}, { maxErrors: 50 });
   if (coerced.errors) return null;
-  const fragments: Fragments = {};
-  for (const d of args.document.definitions) if (d.kind === 'FragmentDefinition') fragments[d.name.value] = d;
+  const { fragments } = plan;
   const pending: Array<Promise<unknown>> = [];
   for (const { key, nodes, def } of plan.fields) {
     let fieldArgs: Raw;

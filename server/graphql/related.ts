@@ -2,7 +2,7 @@ import { GraphQLList, GraphQLUnionType, type GraphQLFieldConfig, type GraphQLObj
 import type { Registry } from '../schema/registry.js';
 import type { Model } from '../schema/types.js';
 import { pluginsOf } from './plugin-deps.js';
-import type { GraphqlContext } from './resolve.js';
+import { accessOf, type GraphqlContext } from './resolve.js';
 
 /**
  * `UploadFile.related: [GenericMorph]`: the entries and components a file is linked from, as
@@ -26,7 +26,7 @@ function relatedOf(ctx: GraphqlContext, fileId: number): Promise<Record<string, 
     const ids = new Set<number>();
     const result = Promise.resolve().then(() => {
       batches.delete(ctx);
-      return pluginsOf(ctx).media.related([...ids], { canRead: (uid) => ctx.allows(`${uid}.find`) });
+      return pluginsOf(ctx).media.related([...ids], accessOf(ctx));
     });
     batch = { ids, result };
     batches.set(ctx, batch);

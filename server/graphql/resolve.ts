@@ -36,7 +36,8 @@ type Args = Record<string, unknown>;
 const actionOf = (model: ContentTypeModel, action: 'find' | 'findOne'): string =>
   model.uid === FILE_UID ? `plugin::upload.content-api.${action}` : `${model.uid}.${action}`;
 
-function authorize(ctx: GraphqlContext, action: string): void {
+/** A FORBIDDEN error unless the caller may run `action` (the REST route's action). */
+export function authorize(ctx: GraphqlContext, action: string): void {
   if (!ctx.allows(action)) throw forbidden();
 }
 

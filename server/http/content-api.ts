@@ -76,7 +76,6 @@ export function contentApi(services: Services) {
         const newer = res.headersSent ? null : await rerunRegistry(services.schemas, { registry, tally, run }, err);
         if (newer === null) throw err;
         registry = newer;
-        heldRegistries.set(req, newer);
       }
     }
   };

@@ -8,7 +8,7 @@ import { authenticate, type Caller } from './caller.js';
 const MEDIA_FIND = 'plugin::upload.content-api.find';
 
 /** Whether `caller` may receive `e`: entry events of the types it may `find`, media events with the upload's `find`. */
-export function mayReceive(caller: Caller, e: StoredEvent): boolean {
+function mayReceive(caller: Caller, e: StoredEvent): boolean {
   if (e.event.startsWith('media.')) return caller.allows(MEDIA_FIND);
   const uid = e.payload.uid;
   return typeof uid === 'string' && caller.allows(`${uid}.find`);

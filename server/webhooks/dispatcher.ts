@@ -13,13 +13,11 @@ import type { Webhook, WebhookStore } from './store.js';
  * next one goes. A 2xx marks it delivered, never to be sent again. What is pending when the server
  * stops is sent when it starts again.
  *
- * The bookkeeping is per batch, not per delivery (queue.ts): a worker reads the head of its queue
- * (WEBHOOK_BATCH_SIZE), claims the due prefix in one statement, sends it in order for at most
- * WEBHOOK_LEASE_MS - WEBHOOK_TIMEOUT_MS, and settles what was acknowledged in one statement; a
- * failure settles that one delivery and gives the rest back. So the statements competing with the
- * writes for SQLite's single writer are a handful per batch, and a receiver that keeps up costs
- * no statement per delivery. (A server killed mid-batch sends what it had acknowledged but not yet
- * settled again, as it would for one delivery killed between answer and settle.)
+ * The queue is read and claimed per batch (queue.ts): a worker reads the head of its queue
+ * (WEBHOOK_BATCH_SIZE), claims the due prefix in one statement, and sends it in order for at most
+ * WEBHOOK_LEASE_MS - WEBHOOK_TIMEOUT_MS; a failure settles that one delivery and gives the rest
+ * back. Each acknowledged delivery is settled before the next send, so a server killed mid-batch
+ * sends again at most the one whose 2xx had just arrived.
  *
  * Several servers may share one database (PostgreSQL instances, or two processes on one SQLite
  * file): the claim moves the batch's next attempt WEBHOOK_LEASE_MS ahead in one conditional
@@ -64,15 +62,8 @@ export function createDispatcher(args: DispatcherArgs) {
 
   /** Sends a claimed batch in order; answers false when the server stops meanwhile. */
   async function sendBatch(webhook: Webhook, batch: readonly QueuedDelivery[], lease: string, claimedAt: number): Promise<boolean> {
-    const acknowledged = new Map<number, number[]>();
-    const flush = async () => {
-      const stamp = now().toISOString();
-      for (const [status, ids] of acknowledged) await settleDelivered(db, ids, status, stamp);
-      acknowledged.clear();
-    };
     for (const [i, d] of batch.entries()) {
       if (i > 0 && (stop.signal.aborted || now().getTime() - claimedAt > BATCH_WINDOW_MS)) {
-        await flush();
         await release(db, batch.slice(i), lease);
         return !stop.signal.aborted;
       }
@@ -80,18 +71,15 @@ export function createDispatcher(args: DispatcherArgs) {
       const result = await sender.send({ webhook, event: d.event, payload, now: now(), stop: stop.signal });
       if (result.aborted) {
         // Stopped mid-send: the next start sends it at once.
-        await flush();
         await release(db, batch.slice(i), lease);
         return false;
       }
       if (result.statusCode >= 200 && result.statusCode < 300 && !result.network) {
-        acknowledged.set(result.statusCode, [...(acknowledged.get(result.statusCode) ?? []), d.id]);
         // Recorded before the next send: a kill -9 can then resend at most the one delivery whose
         // 2xx had just arrived, never a batch of acknowledged ones.
-        await flush();
+        await settleDelivered(db, [d.id], result.statusCode, now().toISOString());
         continue;
       }
-      await flush();
       const tried = d.attempts + 1;
       const at = now();
       const error = result.message ?? `HTTP ${result.statusCode}`;
@@ -102,7 +90,6 @@ export function createDispatcher(args: DispatcherArgs) {
       await release(db, batch.slice(i + 1), lease);
       return true;
     }
-    await flush();
     return true;
   }
 

@@ -2,7 +2,7 @@ import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { WEBHOOK_MESSAGE_MAX_CHARS, WEBHOOK_TIMEOUT_MS } from '../limits.js';
-import { bodyOf, eventHeaders, sendEvent, type SendResult } from './send.js';
+import { bodyOf, eventHeaders, networkFailure, sendEvent, type SendResult } from './send.js';
 import type { Webhook } from './store.js';
 
 /**
@@ -75,10 +75,7 @@ export function createSender() {
       const headers = eventHeaders(args.webhook, args.event, args.now, body);
       const timeout = AbortSignal.timeout(WEBHOOK_TIMEOUT_MS);
       const signal = args.stop ? AbortSignal.any([timeout, args.stop]) : timeout;
-      const failed = (err: unknown): SendResult => {
-        const message = err instanceof Error ? err.message : String(err);
-        return { statusCode: 500, message: message.slice(0, WEBHOOK_MESSAGE_MAX_CHARS), network: true, aborted: args.stop?.aborted === true };
-      };
+      const failed = (err: unknown): SendResult => networkFailure(err, args.stop);
       let url: URL;
       try {
         url = new URL(args.webhook.url);
@@ -111,4 +108,3 @@ export function createSender() {
   };
 }
 
-export type Sender = ReturnType<typeof createSender>;

@@ -68,7 +68,12 @@ export async function sendEvent(args: {
     const text = await res.text().catch(() => '');
     return { statusCode: res.status, message: text.slice(0, WEBHOOK_MESSAGE_MAX_CHARS), network: false, aborted: false };
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    return { statusCode: 500, message: message.slice(0, WEBHOOK_MESSAGE_MAX_CHARS), network: true, aborted: args.stop?.aborted === true };
+    return networkFailure(err, args.stop);
   }
+}
+
+/** A send that got no answer (refused, reset, timed out or stopped), as the log records it. */
+export function networkFailure(err: unknown, stop?: AbortSignal): SendResult {
+  const message = err instanceof Error ? err.message : String(err);
+  return { statusCode: 500, message: message.slice(0, WEBHOOK_MESSAGE_MAX_CHARS), network: true, aborted: stop?.aborted === true };
 }

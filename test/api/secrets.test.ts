@@ -3,13 +3,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../server/cli.js';
 import { openDataDir } from '../../server/data-dir.js';
 import { API_TOKENS_TABLE, TRANSFER_TOKENS_TABLE } from '../../server/db/system-tables.js';
 import { databaseUrlFor, dropDatabaseFor, onPostgres } from '../helpers/database.js';
 import { expectJson } from '../helpers/project.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { registerOwner } from '../admin/helpers.js';
+import { runInProcess } from '../backup/helpers.js';
 
 /**
  * Shared secrets (issue 22): Strapi's variables win over secrets.json; on PostgreSQL instances
@@ -84,23 +84,6 @@ async function userJwt(server: TestServer, username: string): Promise<string> {
 const refusedSalt =
   'API_TOKEN_SALT differs from the secret this database was set up with: API tokens made under the other one would be refused (set the same API_TOKEN_SALT on every instance, or HEARTH_ACCEPT_NEW_SECRETS=1 to replace it)';
 
-/** `hearth <args>` in this process with these variables in its environment (the CLI reads process.env). */
-async function hearth(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const saved = new Map(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  let stdout = '';
-  let stderr = '';
-  try {
-    const code = await main(args, { out: (t) => (stdout += t), err: (t) => (stderr += t) });
-    return { code, stdout, stderr };
-  } finally {
-    for (const [k, v] of saved) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
-
 describe('the CLI', () => {
   it('token create hashes under API_TOKEN_SALT, accepted by a server with the same; token create and serve refuse another', async () => {
     const url = await sharedDatabase();
@@ -108,7 +91,7 @@ describe('the CLI', () => {
     const database: Record<string, string> = url === null ? {} : { DATABASE_URL: url };
     // On SQLite the CLI works on the server's data dir; on PostgreSQL on a data dir of its own.
     const dataDir = url === null ? server.dataDir : await newDir();
-    const created = await hearth(['token', 'create', '--type', 'read-only', '--name', 'from-the-cli', '--data', dataDir], {
+    const created = await runInProcess(['token', 'create', '--type', 'read-only', '--name', 'from-the-cli', '--data', dataDir], {
       ...database,
       API_TOKEN_SALT: SALT,
     });
@@ -116,9 +99,12 @@ describe('the CLI', () => {
     const token = created.stdout.trim();
     expect(await storedHash(server, 'from-the-cli')).toBe(hashUnder(SALT, token));
     await expectJson(await read(server, token), 200);
-    const other = await hearth(['token', 'create', '--type', 'read-only', '--name', 'refused', '--data', dataDir], { ...database, API_TOKEN_SALT: OTHER_SALT });
+    const other = await runInProcess(['token', 'create', '--type', 'read-only', '--name', 'refused', '--data', dataDir], {
+      ...database,
+      API_TOKEN_SALT: OTHER_SALT,
+    });
     expect(other).toEqual({ code: 2, stdout: '', stderr: `hearth: ${refusedSalt}\n` });
-    const serve = await hearth(['serve', '--port', '0', '--data', dataDir], { ...database, API_TOKEN_SALT: OTHER_SALT });
+    const serve = await runInProcess(['serve', '--port', '0', '--data', dataDir], { ...database, API_TOKEN_SALT: OTHER_SALT });
     expect(serve).toEqual({ code: 2, stdout: '', stderr: `hearth: ${refusedSalt}\n` });
   });
 });
@@ -129,7 +115,7 @@ describe('transfer tokens', () => {
     const server = await instance(url, { TRANSFER_TOKEN_SALT: 'team-transfer-token-salt' });
     const database: Record<string, string> = url === null ? {} : { DATABASE_URL: url };
     const dataDir = url === null ? server.dataDir : await newDir();
-    const created = await hearth(['token', 'create', '--type', 'transfer', '--access', 'push', '--name', 'push', '--data', dataDir], {
+    const created = await runInProcess(['token', 'create', '--type', 'transfer', '--access', 'push', '--name', 'push', '--data', dataDir], {
       ...database,
       TRANSFER_TOKEN_SALT: 'team-transfer-token-salt',
     });
@@ -140,7 +126,7 @@ describe('transfer tokens', () => {
       .where('name', '=', 'push')
       .executeTakeFirst();
     expect(row?.access_key_hash).toBe(hashUnder('team-transfer-token-salt', created.stdout.trim()));
-    expect(await hearth(['token', 'create', '--type', 'transfer', '--access', 'pull', '--name', 'pull', '--data', dataDir], database)).toMatchObject({
+    expect(await runInProcess(['token', 'create', '--type', 'transfer', '--access', 'pull', '--name', 'pull', '--data', dataDir], database)).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(/^hearth: TRANSFER_TOKEN_SALT is not set, unlike the secret this database was set up with: transfer tokens made/),
     });

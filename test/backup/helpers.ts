@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import BetterSqlite3 from 'better-sqlite3';
 import { Header, list } from 'tar';
 import { main } from '../../server/cli.js';
-import { runHearth, type RunResult } from '../helpers/cli.js';
+import { runHearth, withEnv, type RunResult } from '../helpers/cli.js';
 import { filesUnder } from '../uploads/helpers.js';
 
 /** `hearth export --file F --data DIR` (the compiled CLI). */
@@ -15,12 +15,17 @@ export const exportTo = (dataDir: string, file: string): Promise<RunResult> => r
 export const importFrom = (file: string, dataDir: string, force = false): Promise<RunResult> =>
   runHearth(['import', '--file', file, '--data', dataDir, ...(force ? ['--force'] : [])]);
 
-/** Runs `hearth <args>` in this process (the same `main` the binary runs), for the many short runs of a table of cases. */
-export async function runInProcess(args: string[]): Promise<RunResult> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { out: (t) => (stdout += t), err: (t) => (stderr += t) });
-  return { code, stdout, stderr };
+/**
+ * Runs `hearth <args>` in this process (the same `main` the binary runs), for the many short runs of
+ * a table of cases; `env` is set in process.env while it runs.
+ */
+export function runInProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+  return withEnv(env, async () => {
+    let stdout = '';
+    let stderr = '';
+    const code = await main(args, { out: (t) => (stdout += t), err: (t) => (stderr += t) });
+    return { code, stdout, stderr };
+  });
 }
 
 /** Every file under a folder with the sha-256 of its bytes: equal before and after means untouched. */

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseEnvFor, databaseUrlFor, dropDatabaseFor } from '../helpers/database.js';
 import { dataOf, expectJson } from '../helpers/project.js';
 import { startTestServer } from '../helpers/server.js';
-import type { RunResult } from '../helpers/cli.js';
 import { entriesOf, runInProcess } from './helpers.js';
 
 /**
@@ -18,18 +17,6 @@ import { entriesOf, runInProcess } from './helpers.js';
 const BOOKKEEPING = ['hearth_change', 'hearth_instances', 'hearth_rate_limits'];
 const dirs: string[] = [];
 let root: string;
-
-/** Runs `hearth <args>` in this process with `env` set while it runs. */
-async function hearth(args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    return await runInProcess(args);
-  } finally {
-    for (const key of Object.keys(env)) if (saved[key] === undefined) delete process.env[key];
-    Object.assign(process.env, saved);
-  }
-}
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'hearth-export-bookkeeping-'));
@@ -58,7 +45,7 @@ describe('hearth export on PostgreSQL', () => {
       await client.end();
     }
     const file = join(root, 'team.tar.gz');
-    expect(await hearth(['export', '--file', file, '--data', source], env)).toMatchObject({ code: 0 });
+    expect(await runInProcess(['export', '--file', file, '--data', source], env)).toMatchObject({ code: 0 });
     await server.close();
 
     const entries = await entriesOf(file);
@@ -69,7 +56,7 @@ describe('hearth export on PostgreSQL', () => {
     expect(manifest.tables.map((t) => t.name)).toEqual(expect.not.arrayContaining(BOOKKEEPING));
 
     const again = join(root, 'again');
-    expect(await hearth(['import', '--file', file, '--data', again], await databaseEnvFor(again))).toMatchObject({ code: 0 });
+    expect(await runInProcess(['import', '--file', file, '--data', again], await databaseEnvFor(again))).toMatchObject({ code: 0 });
     const restored = await startTestServer({ dataDir: again });
     try {
       const read = await expectJson<{ data: { label: string } }>(await restored.request(`/api/tags/${tag.documentId}`, { token }), 200);

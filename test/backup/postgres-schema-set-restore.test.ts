@@ -6,7 +6,6 @@ import { SCHEMA_SET_KEY, SCHEMA_SET_VERSION_KEY } from '../../server/db/schema-v
 import { META_TABLE } from '../../server/db/system-tables.js';
 import { registerOwner } from '../admin/helpers.js';
 import { runInProcess } from './helpers.js';
-import type { RunResult } from '../helpers/cli.js';
 import { databaseEnvFor, dropDatabaseFor, onPostgres } from '../helpers/database.js';
 import { collection, expectJson, writeProject } from '../helpers/project.js';
 import { startTestServer } from '../helpers/server.js';
@@ -20,18 +19,6 @@ import { startTestServer } from '../helpers/server.js';
 
 const dirs: string[] = [];
 let root: string;
-
-/** Runs `hearth <args>` in this process with `env` set while it runs. */
-async function hearth(args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    return await runInProcess(args);
-  } finally {
-    for (const key of Object.keys(env)) if (saved[key] === undefined) delete process.env[key];
-    Object.assign(process.env, saved);
-  }
-}
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'hearth-team-schema-restore-'));
@@ -62,11 +49,11 @@ describe('a restored PostgreSQL archive', () => {
     const token = await server.token('full-access');
     await expectJson(await server.request('/api/notes', { method: 'POST', token, json: { data: { title: 'kept', rank: 3 } } }), 201);
     const file = join(root, 'team.tar.gz');
-    expect(await hearth(['export', '--file', file, '--data', source], await databaseEnvFor(source))).toMatchObject({ code: 0 });
+    expect(await runInProcess(['export', '--file', file, '--data', source], await databaseEnvFor(source))).toMatchObject({ code: 0 });
     await server.close();
 
     const again = join(root, 'again');
-    expect(await hearth(['import', '--file', file, '--data', again], await databaseEnvFor(again))).toMatchObject({ code: 0 });
+    expect(await runInProcess(['import', '--file', file, '--data', again], await databaseEnvFor(again))).toMatchObject({ code: 0 });
     // Served with the restored schemas folder (the data dir's `schema`), as `hearth serve` after an import.
     const restored = await startTestServer({ dataDir: again, schemas: join(again, 'schema') });
     try {

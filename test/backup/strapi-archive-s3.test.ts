@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../helpers/cli.js';
+import { withEnv } from '../helpers/cli.js';
 import { startTestServer } from '../helpers/server.js';
 import { s3EnvOf, startTestS3, type TestS3 } from '../uploads/s3-gateway.js';
 import type { FileObject } from '../uploads/helpers.js';
@@ -16,20 +16,6 @@ import { exportStrapi, importStrapi, serveImported, STRAPI_DIR, STRAPI_TAR_GZ } 
 
 let root: string;
 let s3: TestS3;
-
-/** Runs a CLI command with these variables set (resolveConfig reads the environment). */
-async function withEnv(env: NodeJS.ProcessEnv, run: () => Promise<RunResult>): Promise<RunResult> {
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    return await run();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
 
 const assetBytes = async (name: string) => readFile(join(STRAPI_DIR, 'assets', 'uploads', name));
 const urlsOf = (files: FileObject[]) => files.flatMap((f) => [f.url, ...Object.values(f.formats ?? {}).map((x) => x.url)]);

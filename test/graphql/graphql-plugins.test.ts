@@ -62,6 +62,7 @@ describe('media mutations', () => {
     expect(second.body).toEqual({ data: { updateUploadFile: { name: 'kept.txt', caption: 'c1', alternativeText: 'a1' } } });
     const refused = await gql(`mutation { updateUploadFile(id: "${file.id}", info: { name: "ro" }) { name } }`, readOnly);
     expect(errorOf(refused.body)?.extensions.code).toBe('FORBIDDEN');
+    expect(((await (await server.request(`/api/upload/files/${file.id}`, { token: full })).json()) as { name: string }).name).toBe('kept.txt');
     expect((await gql(`mutation { deleteUploadFile(id: "${file.id}") { name } }`, readOnly)).body.data).toEqual({ deleteUploadFile: null });
     expect(existsSync(join(server.server.services.uploads.localDir, basename(file.url)))).toBe(true);
   });

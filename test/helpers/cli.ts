@@ -3,6 +3,20 @@ import { resolve } from 'node:path';
 
 export const HEARTH_BIN = resolve(import.meta.dirname, '../../bin/hearth.js');
 
+/** Runs `run` with these variables set in process.env (the CLI reads them there), restored after. */
+export async function withEnv<T>(env: NodeJS.ProcessEnv, run: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    return await run();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
 export interface RunResult {
   readonly code: number | null;
   readonly stdout: string;
