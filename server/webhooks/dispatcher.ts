@@ -3,6 +3,7 @@ import { WEBHOOK_DELIVERIES_TABLE } from '../db/system-tables.js';
 import { WEBHOOK_LEASE_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_BASE_MS, WEBHOOK_RETRY_MAX_MS, WEBHOOK_TIMEOUT_MS } from '../limits.js';
 import { claim, queueHead, release, settleDelivered, settleOne, skipQueue, type QueuedDelivery } from './queue.js';
 import { createSender } from './send-fast.js';
+import { bodyText } from './send.js';
 import type { Webhook, WebhookStore } from './store.js';
 
 /**
@@ -67,8 +68,8 @@ export function createDispatcher(args: DispatcherArgs) {
         await release(db, batch.slice(i), lease);
         return !stop.signal.aborted;
       }
-      const payload = JSON.parse(d.payload) as Record<string, unknown>;
-      const result = await sender.send({ webhook, event: d.event, payload, now: now(), stop: stop.signal });
+      const sentAt = now();
+      const result = await sender.send({ webhook, event: d.event, body: bodyText(d.event, sentAt, d.payload), now: sentAt });
       if (result.aborted) {
         // Stopped mid-send: the next start sends it at once.
         await release(db, batch.slice(i), lease);
@@ -169,11 +170,11 @@ export function createDispatcher(args: DispatcherArgs) {
     /** Stops sending (a request in flight is aborted and stays pending), before the database closes. */
     async close(): Promise<void> {
       stop.abort();
+      sender.close();
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
       await scanning;
       await Promise.all([...workers.values()]);
-      sender.close();
     },
   };
 }

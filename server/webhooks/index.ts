@@ -7,7 +7,7 @@ import { WEBHOOK_DELIVERY_LOG_LIMIT, WEBHOOK_DELIVERY_RETENTION_MS, WEBHOOK_PRUN
 import { createDispatcher } from './dispatcher.js';
 import { TRIGGER_EVENT } from './events.js';
 import { createOutbox } from './outbox.js';
-import { sendEvent } from './send.js';
+import { bodyOf, sendEvent } from './send.js';
 import { createWebhookStore, type WebhookStore } from './store.js';
 
 /**
@@ -132,7 +132,8 @@ export function createWebhooks(args: WebhooksArgs) {
     /** `POST .../:id/trigger`: sends `trigger-test` now, whatever the webhook's events and state, and answers how it went. */
     async trigger(id: number): Promise<{ statusCode: number; message?: string }> {
       const webhook = await known(id);
-      const result = await sendEvent({ webhook, event: TRIGGER_EVENT, payload: {}, now: now() });
+      const at = now();
+      const result = await sendEvent({ webhook, event: TRIGGER_EVENT, body: bodyOf(TRIGGER_EVENT, at, {}), now: at });
       return result.message === undefined ? { statusCode: result.statusCode } : { statusCode: result.statusCode, message: result.message };
     },
 

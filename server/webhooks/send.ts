@@ -22,6 +22,16 @@ export const signature = (secret: string, timestamp: string, body: string): stri
 export const bodyOf = (event: string, createdAt: Date, payload: Record<string, unknown>): string =>
   JSON.stringify({ event, createdAt: createdAt.toISOString(), ...payload });
 
+/**
+ * `bodyOf(event, createdAt, JSON.parse(payloadText))` without parsing: the outbox stores the
+ * payload as `JSON.stringify(payload)` (an object whose keys are never `event` or `createdAt`), so
+ * the body is the two leading keys followed by the stored text's members.
+ */
+export function bodyText(event: string, createdAt: Date, payloadText: string): string {
+  const head = `{"event":${JSON.stringify(event)},"createdAt":"${createdAt.toISOString()}"`;
+  return payloadText === '{}' ? `${head}}` : `${head},${payloadText.slice(1)}`;
+}
+
 /** The headers of one event's POST, in fetch's order: the webhook's, `X-Strapi-Event`, `Content-Type`, then the signature's. */
 export function eventHeaders(webhook: Webhook, event: string, now: Date, body: string): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -46,14 +56,14 @@ export function eventHeaders(webhook: Webhook, event: string, now: Date, body: s
 export async function sendEvent(args: {
   webhook: Webhook;
   event: string;
-  payload: Record<string, unknown>;
+  /** The event's body (bodyOf / bodyText). */
+  body: string;
   now: Date;
   stop?: AbortSignal;
   url?: string;
   redirected?: number;
 }): Promise<SendResult> {
-  const { webhook, event } = args;
-  const body = bodyOf(event, args.now, args.payload);
+  const { webhook, event, body } = args;
   const headers = eventHeaders(webhook, event, args.now, body);
   const timeout = AbortSignal.timeout(WEBHOOK_TIMEOUT_MS);
   const signal = args.stop ? AbortSignal.any([timeout, args.stop]) : timeout;
