@@ -68,8 +68,8 @@ const deferPackages: Plugin = {
 
 await rm(OUT_DIR, { recursive: true, force: true });
 const result = await build({
-  // The read threads' script too: documents/read-pool.ts starts `./read-worker.js` beside its own module, in the bundle as in dist/server/.
-  entryPoints: ['dist/server/cli.js', 'dist/server/documents/read-worker.js'],
+  // The worker threads' scripts too: documents/read-pool.ts starts `./read-worker.js` and webhooks/send-thread.ts `./send-worker.js` beside their own module, in the bundle as in dist/server/.
+  entryPoints: ['dist/server/cli.js', 'dist/server/documents/read-worker.js', 'dist/server/webhooks/send-worker.js'],
   entryNames: '[name]',
   outdir: OUT_DIR,
   bundle: true,

@@ -277,6 +277,8 @@ export const WEBHOOK_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 export const WEBHOOK_LEASE_MS = WEBHOOK_TIMEOUT_MS + 1000;
 /** Deliveries of one webhook the dispatcher reads, claims and settles with one statement each (sent one at a time, in order, within WEBHOOK_LEASE_MS - WEBHOOK_TIMEOUT_MS of the claim). */
 export const WEBHOOK_BATCH_SIZE = 64;
+/** The webhook send thread (webhooks/send-thread.ts) ends after this long without a send; the next send starts it again. */
+export const WEBHOOK_THREAD_IDLE_MS = 60_000;
 
 /** The change stream (`GET /hearth/events`) resumes from events this recent (24 h); older: a `reset` event. */
 export const EVENT_STREAM_RETENTION_MS = 24 * 60 * 60 * 1000;

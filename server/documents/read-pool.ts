@@ -1,8 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import {
   Kysely,
   SqliteAdapter,
@@ -15,6 +11,7 @@ import {
 } from 'kysely';
 import type { Db, HearthDB, Row } from '../db/database.js';
 import { READ_THREADS_IDLE_MS } from '../limits.js';
+import { startWorker, workerScript } from '../worker-script.js';
 
 /**
  * Read threads for SQL-built answers (read-text.ts) on SQLite. better-sqlite3 runs a statement on
@@ -64,27 +61,8 @@ export interface ReadPool {
   close(): Promise<void>;
 }
 
-/** How a read thread starts: the worker script beside this module (dist/), or its TypeScript source run through tsx (a source checkout: tests). */
-type Script = { readonly kind: 'file'; readonly url: URL } | { readonly kind: 'eval'; readonly code: string };
-
-function workerScript(): Script | null {
-  const built = new URL('./read-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(built))) return { kind: 'file', url: built };
-  const source = new URL('./read-worker.ts', import.meta.url);
-  if (!existsSync(fileURLToPath(source))) return null;
-  try {
-    // A worker does not take `--import` hooks (Node 20): it registers tsx itself, then loads the source.
-    const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
-    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, { import?: { default?: string } } | string> };
-    const entry = pkg.exports?.['./esm/api'];
-    const api = typeof entry === 'object' ? entry.import?.default : undefined;
-    if (api === undefined) return null;
-    const apiUrl = pathToFileURL(join(dirname(manifest), api)).href;
-    return { kind: 'eval', code: `import(${JSON.stringify(apiUrl)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}); })` };
-  } catch {
-    return null;
-  }
-}
+/** How a read thread starts: the worker script beside this module (dist/, or the bundle's entry), or its TypeScript source run through tsx (tests). */
+const readWorkerScript = () => workerScript(new URL('./read-worker.js', import.meta.url), new URL('./read-worker.ts', import.meta.url));
 
 export function createReadPool(options: { file: string; nativeBinding?: string; threads: number; idleMs?: number; log?: (message: string) => void }): ReadPool {
   let threads: Thread[] | null = null;
@@ -101,14 +79,14 @@ export function createReadPool(options: { file: string; nativeBinding?: string; 
   };
 
   const start = (): Thread[] | null => {
-    const script = workerScript();
+    const script = readWorkerScript();
     if (script === null) {
       off = true;
       options.log?.('read threads: no worker script found; computed reads run on the server thread');
       return null;
     }
     return Array.from({ length: options.threads }, () => {
-      const worker = script.kind === 'file' ? new Worker(script.url, { workerData: data }) : new Worker(script.code, { eval: true, workerData: data });
+      const worker = startWorker(script, data);
       const thread: Thread = { worker, waiting: new Map(), ended: false, retired: false };
       worker.on('message', (reply: ReadReply) => {
         const waiting = thread.waiting.get(reply.id);

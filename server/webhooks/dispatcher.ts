@@ -1,8 +1,8 @@
 import type { Db } from '../db/database.js';
 import { WEBHOOK_DELIVERIES_TABLE } from '../db/system-tables.js';
-import { WEBHOOK_LEASE_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_BASE_MS, WEBHOOK_RETRY_MAX_MS, WEBHOOK_TIMEOUT_MS } from '../limits.js';
+import { WEBHOOK_BATCH_SIZE, WEBHOOK_LEASE_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_BASE_MS, WEBHOOK_RETRY_MAX_MS, WEBHOOK_TIMEOUT_MS } from '../limits.js';
 import { claim, queueHead, release, settleDelivered, settleOne, skipQueue, type QueuedDelivery } from './queue.js';
-import { createSender } from './send-fast.js';
+import { createThreadSender } from './send-thread.js';
 import { bodyText } from './send.js';
 import type { Webhook, WebhookStore } from './store.js';
 
@@ -15,10 +15,14 @@ import type { Webhook, WebhookStore } from './store.js';
  * stops is sent when it starts again.
  *
  * The queue is read and claimed per batch (queue.ts): a worker reads the head of its queue
- * (WEBHOOK_BATCH_SIZE), claims the due prefix in one statement, and sends it in order for at most
+ * (WEBHOOK_BATCH_SIZE), claims the due prefix, and sends it in order for at most
  * WEBHOOK_LEASE_MS - WEBHOOK_TIMEOUT_MS; a failure settles that one delivery and gives the rest
  * back. Each acknowledged delivery is settled before the next send, so a server killed mid-batch
- * sends again at most the one whose 2xx had just arrived.
+ * sends again at most the one whose 2xx had just arrived. The claims and the settles the workers
+ * ask for in one turn of the event loop run as one statement (`joined`): the webhooks an event went
+ * to are claimed together, and their answers, which come back together, settled together. A worker
+ * whose whole batch was delivered, with nothing recorded for it since it read its queue, stops
+ * without reading the queue again.
  *
  * Several servers may share one database (PostgreSQL instances, or two processes on one SQLite
  * file): the claim moves the batch's next attempt WEBHOOK_LEASE_MS ahead in one conditional
@@ -32,6 +36,27 @@ export const backoffMs = (attempts: number, baseMs = WEBHOOK_RETRY_BASE_MS): num
 /** How long after its claim a batch may start another send (the last one then ends within the lease). */
 const BATCH_WINDOW_MS = WEBHOOK_LEASE_MS - WEBHOOK_TIMEOUT_MS;
 
+/**
+ * Calls of `run` made within one turn of the event loop, run as one: `run` receives every item
+ * asked for since the last turn and answers one result per item, in order.
+ */
+function joined<T, R>(run: (items: readonly T[]) => Promise<readonly R[]>): (item: T) => Promise<R> {
+  let waiting: { item: T; resolve: (r: R) => void; reject: (err: unknown) => void }[] = [];
+  const flush = (): void => {
+    const calls = waiting;
+    waiting = [];
+    run(calls.map((c) => c.item)).then(
+      (results) => calls.forEach((c, i) => c.resolve(results[i] as R)),
+      (err: unknown) => calls.forEach((c) => c.reject(err)),
+    );
+  };
+  return (item) =>
+    new Promise<R>((resolve, reject) => {
+      if (waiting.length === 0) setImmediate(flush);
+      waiting.push({ item, resolve, reject });
+    });
+}
+
 export interface DispatcherArgs {
   readonly db: Db;
   readonly store: WebhookStore;
@@ -39,6 +64,8 @@ export interface DispatcherArgs {
   readonly log: (message: string) => void;
   /** Tests: a shorter first retry wait than WEBHOOK_RETRY_BASE_MS. */
   readonly retryBaseMs?: number;
+  /** Sends on a thread of their own (send-thread.ts); by default when the machine has more than one core. */
+  readonly sendThread?: boolean;
 }
 
 export function createDispatcher(args: DispatcherArgs) {
@@ -46,10 +73,34 @@ export function createDispatcher(args: DispatcherArgs) {
   const workers = new Map<number, Promise<void>>();
   const timers = new Map<number, NodeJS.Timeout>();
   const stop = new AbortController();
-  let generation = 0;
+  /** Wakes per webhook (and `everyone`: wakes of all): a worker that saw no new one since it read its queue has nothing new to read. */
+  const wakes = new Map<number, number>();
+  let everyone = 0;
+  const woken = (webhookId: number): number => (wakes.get(webhookId) ?? 0) + everyone;
   let scanning: Promise<void> | null = null;
   let rescan = false;
-  const sender = createSender();
+  const sender = createThreadSender({ log, ...(args.sendThread === undefined ? {} : { thread: args.sendThread }) });
+
+  /** Claims the due heads of the queues asked for in this turn: one lease for all (answered with each prefix). */
+  const claimDue = joined(async (queues: readonly (readonly QueuedDelivery[])[]) => {
+    const at = now().getTime();
+    const lease = new Date(at + WEBHOOK_LEASE_MS).toISOString();
+    const batches = await claim(db, queues, new Date(at).toISOString(), lease);
+    return batches.map((batch) => ({ batch, lease, claimedAt: at }));
+  });
+  /** Records deliveries acknowledged in this turn: one statement per HTTP status among them. */
+  const settleAcknowledged = joined(async (acks: readonly { id: number; status: number }[]) => {
+    const stamp = now().toISOString();
+    for (const status of new Set(acks.map((a) => a.status))) {
+      await settleDelivered(
+        db,
+        acks.filter((a) => a.status === status).map((a) => a.id),
+        status,
+        stamp,
+      );
+    }
+    return acks.map(() => undefined);
+  });
 
   function later(webhookId: number, ms: number): void {
     clearTimeout(timers.get(webhookId));
@@ -61,24 +112,24 @@ export function createDispatcher(args: DispatcherArgs) {
     timers.set(webhookId, timer);
   }
 
-  /** Sends a claimed batch in order; answers false when the server stops meanwhile. */
-  async function sendBatch(webhook: Webhook, batch: readonly QueuedDelivery[], lease: string, claimedAt: number): Promise<boolean> {
+  /** Sends a claimed batch in order: `done` when all of it was delivered, `more` when the queue must be read again, `stopped` when the server stops meanwhile. */
+  async function sendBatch(webhook: Webhook, batch: readonly QueuedDelivery[], lease: string, claimedAt: number): Promise<'done' | 'more' | 'stopped'> {
     for (const [i, d] of batch.entries()) {
       if (i > 0 && (stop.signal.aborted || now().getTime() - claimedAt > BATCH_WINDOW_MS)) {
         await release(db, batch.slice(i), lease);
-        return !stop.signal.aborted;
+        return stop.signal.aborted ? 'stopped' : 'more';
       }
       const sentAt = now();
       const result = await sender.send({ webhook, event: d.event, body: bodyText(d.event, sentAt, d.payload), now: sentAt });
       if (result.aborted) {
         // Stopped mid-send: the next start sends it at once.
         await release(db, batch.slice(i), lease);
-        return false;
+        return 'stopped';
       }
       if (result.statusCode >= 200 && result.statusCode < 300 && !result.network) {
         // Recorded before the next send: a kill -9 can then resend at most the one delivery whose
         // 2xx had just arrived, never a batch of acknowledged ones.
-        await settleDelivered(db, [d.id], result.statusCode, now().toISOString());
+        await settleAcknowledged({ id: d.id, status: result.statusCode });
         continue;
       }
       const tried = d.attempts + 1;
@@ -89,20 +140,20 @@ export function createDispatcher(args: DispatcherArgs) {
       await settleOne(db, d.id, { status: failed ? 'failed' : 'pending', attempts: tried, next_at, response_status: result.network ? null : result.statusCode, error }, at.toISOString());
       if (failed) log(`webhook ${webhook.id}: ${d.event} not delivered after ${tried} attempts (${error})`);
       await release(db, batch.slice(i + 1), lease);
-      return true;
+      return 'more';
     }
-    return true;
+    return 'done';
   }
 
   /** Sends one webhook's deliveries in order until none is due. */
   async function work(webhookId: number): Promise<void> {
     for (;;) {
       if (stop.signal.aborted) return;
-      const seen = generation;
+      const seen = woken(webhookId);
       const head = await queueHead(db, webhookId);
       const [first] = head;
       if (first === undefined) {
-        if (seen === generation) return;
+        if (seen === woken(webhookId)) return;
         continue;
       }
       const at = now().getTime();
@@ -118,10 +169,14 @@ export function createDispatcher(args: DispatcherArgs) {
         if (Date.parse(d.nextAt) > at) break;
         due.push(d);
       }
-      const lease = new Date(at + WEBHOOK_LEASE_MS).toISOString();
       // Another server may claim first: then the head waits for its lease (the next turn's timer).
-      const batch = await claim(db, due, new Date(at).toISOString(), lease);
-      if (batch.length > 0 && !(await sendBatch(webhook, batch, lease, at))) return;
+      const { batch, lease, claimedAt } = await claimDue(due);
+      if (batch.length === 0) continue;
+      const sent = await sendBatch(webhook, batch, lease, claimedAt);
+      if (sent === 'stopped') return;
+      // All of the head was due, claimed and delivered, and it was all the queue held: unless a
+      // commit recorded more for this webhook since, there is nothing left to read.
+      if (sent === 'done' && batch.length === head.length && head.length < WEBHOOK_BATCH_SIZE && seen === woken(webhookId)) return;
     }
   }
 
@@ -151,7 +206,8 @@ export function createDispatcher(args: DispatcherArgs) {
      * webhook waiting to retry its head keeps waiting (what was added queues behind it).
      */
     wake(webhookIds?: readonly number[]): void {
-      generation++;
+      if (webhookIds) for (const id of webhookIds) wakes.set(id, (wakes.get(id) ?? 0) + 1);
+      else everyone++;
       if (stop.signal.aborted) return;
       if (webhookIds) {
         for (const id of webhookIds) if (!timers.has(id)) start(id);

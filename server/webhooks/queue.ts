@@ -3,10 +3,11 @@ import { WEBHOOK_DELIVERIES_TABLE, WEBHOOK_EVENTS_TABLE } from '../db/system-tab
 import { WEBHOOK_BATCH_SIZE } from '../limits.js';
 
 /**
- * The statements of one webhook's delivery queue, each for a batch of deliveries rather than one:
- * read the head of the queue (at most WEBHOOK_BATCH_SIZE, in order), claim it, and settle what was
- * sent. A few statements per batch instead of three per delivery keep the dispatcher's bookkeeping
- * off SQLite's single writer, which the writes need.
+ * The statements of the webhooks' delivery queues, each for a batch of deliveries rather than one:
+ * read the head of a queue (at most WEBHOOK_BATCH_SIZE, in order), claim the heads of several
+ * queues, and settle what was sent (for several queues at once: the dispatcher joins the calls its
+ * workers make in one turn of the event loop). A few statements per batch instead of three per
+ * delivery keep the dispatcher's bookkeeping off SQLite's single writer, which the writes need.
  */
 
 /** A pending delivery at the head of a webhook's queue, with its event. */
@@ -33,34 +34,37 @@ export async function queueHead(db: Db, webhookId: number): Promise<QueuedDelive
 }
 
 /**
- * Claims the due deliveries `due` (the head of the queue, in order) until `lease`, in one
- * conditional UPDATE: only rows still pending and due at `stamp` move, so of several servers
- * sharing the database one claims each row. Answers the claimed prefix of `due`: when the first is
- * not among the claimed (another server holds it), none; rows claimed after a gap are released, so
- * the queue is never sent out of order.
+ * Claims the due deliveries of several queues (each the head of one webhook's queue, in order)
+ * until `lease`, in one conditional UPDATE: only rows still pending and due at `stamp` move, so of
+ * several servers sharing the database one claims each row. Answers each queue's claimed prefix:
+ * when its first is not among the claimed (another server holds it), none; rows claimed after a
+ * gap are released, so no queue is ever sent out of order.
  */
-export async function claim(db: Db, due: readonly QueuedDelivery[], stamp: string, lease: string): Promise<QueuedDelivery[]> {
-  if (due.length === 0) return [];
+export async function claim(db: Db, queues: readonly (readonly QueuedDelivery[])[], stamp: string, lease: string): Promise<QueuedDelivery[][]> {
+  const ids = queues.flatMap((due) => due.map((d) => d.id));
+  if (ids.length === 0) return queues.map(() => []);
   const rows = await db
     .updateTable(WEBHOOK_DELIVERIES_TABLE)
     .set({ next_at: lease })
-    .where(
-      'id',
-      'in',
-      due.map((d) => d.id),
-    )
+    .where('id', 'in', ids)
     .where('status', '=', 'pending')
     .where('next_at', '<=', stamp)
     .returning('id')
     .execute();
   const claimed = new Set(rows.map((r) => Number(r.id)));
-  const prefix: QueuedDelivery[] = [];
-  for (const d of due) {
-    if (!claimed.has(d.id)) break;
-    prefix.push(d);
-  }
-  await release(db, due.slice(prefix.length).filter((d) => claimed.has(d.id)), lease);
-  return prefix;
+  const gaps: QueuedDelivery[] = [];
+  const prefixes = queues.map((due) => {
+    const prefix: QueuedDelivery[] = [];
+    for (const d of due) {
+      if (!claimed.has(d.id)) break;
+      prefix.push(d);
+    }
+    for (const d of due.slice(prefix.length)) if (claimed.has(d.id)) gaps.push(d);
+    return prefix;
+  });
+  // Given back due at once (each was due at `stamp`).
+  await release(db, gaps, lease);
+  return prefixes;
 }
 
 /** Gives claimed deliveries back, due at once (only those still held under `lease`). */
