@@ -18,7 +18,14 @@ import { runShape, shapeQuery } from './shapes.js';
 export async function jsonPage(db: Db, ctx: CompileContext, model: ContentTypeModel, args: ListArgs, expr: string, bound: PageBound | null = null): Promise<string[] | null> {
   const first = firstPage(db, ctx, model, args, expr, bound);
   if (first !== null && (await stopsAtLimit(db, first))) return pageTexts((await db.executeQuery<Row>(first)).rows);
-  const ids = await pageIds(db, ctx, model, args);
+  return jsonRows(db, model, await pageIds(db, ctx, model, args), expr, bound);
+}
+
+/**
+ * The JSON texts of the rows `ids` of `model` (in that order; a row that does not exist is left
+ * out), built by `expr` in one statement; null when the bound stopped it.
+ */
+export async function jsonRows(db: Db, model: ContentTypeModel, ids: readonly number[], expr: string, bound: PageBound | null = null): Promise<string[] | null> {
   if (ids.length === 0) return [];
   const json = JSON.stringify(ids);
   const roots = `SELECT k."value", 1 FROM json_each(?) k`;

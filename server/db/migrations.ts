@@ -297,6 +297,20 @@ const MIGRATIONS: readonly Migration[] = [
       await db.schema.createIndex('hearth_webhook_deliveries_event_idx').on('hearth_webhook_deliveries').column('event_id').execute();
     },
   },
+  {
+    version: 8,
+    description:
+      "webhook queues indexed by their pending deliveries alone: settling a delivery drops its queue entry instead of moving it to a 'delivered' part of the index (half the pages each settle writes)",
+    async up(db) {
+      await db.schema.dropIndex('hearth_webhook_deliveries_pending_idx').execute();
+      await db.schema
+        .createIndex('hearth_webhook_deliveries_queue_idx')
+        .on('hearth_webhook_deliveries')
+        .columns(['webhook_id', 'id'])
+        .where(sql.ref('status'), '=', 'pending')
+        .execute();
+    },
+  },
 ];
 
 /** The newest internal schema version this build knows. */

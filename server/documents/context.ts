@@ -27,6 +27,8 @@ export interface DocumentDeps {
   readonly reads?: () => Db | null;
   /** Where webhook events are recorded, in the write's transaction (events.ts); absent: none. */
   readonly events?: EventSink;
+  /** Tests: what is built two ways (an event's entry, SQL-built and by the JS path) is compared, and differences throw. */
+  readonly verifyReads?: boolean;
 }
 
 /** What a caller may see: Strapi leaves out relations whose target the caller may not `find`. */

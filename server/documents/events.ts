@@ -3,6 +3,7 @@ import type { DocumentQuery, PopulateMap, PopulateNode } from '../query/ast.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel, Model } from '../schema/types.js';
 import type { DocumentDeps } from './context.js';
+import { entryText } from './read-text.js';
 import { present } from './reader.js';
 
 /**
@@ -18,8 +19,8 @@ export type EntryEvent = 'entry.create' | 'entry.update' | 'entry.delete' | 'ent
 export interface EventSink {
   /** Whether anything wants this event now (read in the transaction): when not, its entry is not even built. */
   wants(db: Db, event: string): Promise<boolean>;
-  /** Records an event: `payload` holds the body's keys after `event` and `createdAt`, in order. */
-  record(db: Db, event: string, payload: Record<string, unknown>): Promise<void>;
+  /** Records an event: `payload` is the JSON text of an object holding the body's keys after `event` and `createdAt`, in order. */
+  record(db: Db, event: string, payload: string): Promise<void>;
   /** The transaction `db` that recorded events has committed: their deliveries may start (without `db`: whatever is pending). */
   committed(db?: Db): void;
 }
@@ -111,6 +112,32 @@ const readQuery = (populate: PopulateMap, status: 'draft' | 'published'): Docume
   search: null,
 });
 
+/** The JSON text of a row about to be removed, as an event's entry (its scalars); null when it is not presented. */
+async function scalarsText(deps: DocumentDeps, trx: Db, model: ContentTypeModel, row: Row): Promise<string | null> {
+  const [entry] = await present(deps, trx, model, [row], readQuery(new Map(), row.publishedAt === null ? 'draft' : 'published'), everyone);
+  return entry === undefined ? null : JSON.stringify(entry);
+}
+
+/**
+ * The JSON text of the row `rowId` as it is now in `trx`, populated as Strapi's `getDeepPopulate`,
+ * as an event's entry; null when there is no such row. Built by SQLite in one statement where the
+ * shape allows it (read-text.ts: the bytes of the JS path's entry, without its statement per
+ * relation and component level and its objects), else by the JS path. With verifyReads both are
+ * built and must be equal.
+ */
+async function populatedText(deps: DocumentDeps, trx: Db, model: ContentTypeModel, rowId: number): Promise<string | null> {
+  const status = await trx.selectFrom(model.table).select('publishedAt').where('id', '=', rowId).executeTakeFirst();
+  if (status === undefined) return null;
+  const query = readQuery(deepPopulate(deps.registry, model), status.publishedAt === null ? 'draft' : 'published');
+  const fast = await entryText(deps, trx, model, rowId, query);
+  if (fast !== undefined && deps.verifyReads !== true) return fast;
+  const row = await trx.selectFrom(model.table).selectAll().where('id', '=', rowId).executeTakeFirst();
+  const [entry] = row === undefined ? [] : await present(deps, trx, model, [row], query, everyone);
+  const slow = entry === undefined ? null : JSON.stringify(entry);
+  if (fast !== undefined && fast !== slow) throw new Error(`verifyReads: the SQL-built event entry differs from the JS path's\nSQL: ${String(fast)}\nJS:  ${String(slow)}`);
+  return slow;
+}
+
 /** Builds each raised event's entry and records it, inside the transaction `trx` (nothing when nothing wants it). */
 export async function recordEvents(deps: DocumentDeps, trx: Db, raised: RaisedEvents): Promise<boolean> {
   const sink = deps.events;
@@ -122,18 +149,9 @@ export async function recordEvents(deps: DocumentDeps, trx: Db, raised: RaisedEv
     if (wants === undefined) wanted.set(item.event, (wants = await sink.wants(trx, item.event)));
     if (!wants) continue;
     const { model } = item;
-    let entry: Record<string, unknown> | undefined;
-    if ('entry' in item) entry = item.entry;
-    else if ('row' in item) {
-      [entry] = await present(deps, trx, model, [item.row], readQuery(new Map(), item.row.publishedAt === null ? 'draft' : 'published'), everyone);
-    } else {
-      const row = await trx.selectFrom(model.table).selectAll().where('id', '=', item.rowId).executeTakeFirst();
-      if (row === undefined) continue;
-      const status = row.publishedAt === null ? 'draft' : 'published';
-      [entry] = await present(deps, trx, model, [row], readQuery(deepPopulate(deps.registry, model), status), everyone);
-    }
-    if (entry === undefined) continue;
-    await sink.record(trx, item.event, { model: model.singularName, uid: model.uid, entry });
+    const entry = 'entry' in item ? JSON.stringify(item.entry) : 'row' in item ? await scalarsText(deps, trx, model, item.row) : await populatedText(deps, trx, model, item.rowId);
+    if (entry === null) continue;
+    await sink.record(trx, item.event, `{"model":${JSON.stringify(model.singularName)},"uid":${JSON.stringify(model.uid)},"entry":${entry}}`);
     recorded = true;
   }
   return recorded;

@@ -98,6 +98,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     slowList,
     reads: pool ? pool.db : undefined,
     events: deps.events,
+    verifyReads: strict,
   });
 
   return {

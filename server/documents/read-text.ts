@@ -1,4 +1,4 @@
-import { jsonPage, type PageBound } from '../compiler/json-page.js';
+import { jsonPage, jsonRows, type PageBound } from '../compiler/json-page.js';
 import { rowJsonExpr } from '../compiler/json-select.js';
 import { populateBound } from '../compiler/populate-bound.js';
 import type { ListArgs } from '../compiler/list.js';
@@ -136,3 +136,24 @@ export async function findOneText(deps: DocumentDeps, model: ContentTypeModel, d
   const [entry] = texts;
   return entry === undefined ? null : `{"data":${entry},"meta":{}}`;
 }
+
+/**
+ * The JSON text of the row `rowId` of `model` read as `query` (its status, fields and populate) by
+ * a caller who may read everything, in `db` (a write's transaction: what it wrote so far); null
+ * when there is no such row, undefined when not read this way. Webhook and stream events take
+ * their entry from here (documents/events.ts): the bytes JSON.stringify of the JS path's entry has.
+ */
+export async function entryText(deps: DocumentDeps, db: Db, model: ContentTypeModel, rowId: number, query: DocumentQuery): Promise<string | null | undefined> {
+  const shape = rowExpr(deps, model, query, everyone);
+  if (shape === null) return undefined;
+  try {
+    const texts = await jsonRows(db, model, [rowId], shape.expr, shape.bound);
+    if (texts === null) return undefined;
+    return texts[0] ?? null;
+  } catch (err) {
+    if (deps.verifyReads === true) throw err;
+    return undefined;
+  }
+}
+
+const everyone: Access = { canRead: () => true };

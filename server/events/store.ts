@@ -22,9 +22,9 @@ export interface StoredEvent {
   readonly createdAt: string;
 }
 
-/** Records one event in `db` (the write's transaction). */
-export async function insertEvent(db: Db, event: string, payload: Record<string, unknown>, createdAt: Date): Promise<void> {
-  await db.insertInto(STREAM_EVENTS_TABLE).values({ event, payload: JSON.stringify(payload), created_at: createdAt.toISOString() }).execute();
+/** Records one event in `db` (the write's transaction); `payload` is its JSON text. */
+export async function insertEvent(db: Db, event: string, payload: string, createdAt: Date): Promise<void> {
+  await db.insertInto(STREAM_EVENTS_TABLE).values({ event, payload, created_at: createdAt.toISOString() }).execute();
 }
 
 /** Events after `cursor`, oldest first, at most `limit`. */

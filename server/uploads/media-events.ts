@@ -26,7 +26,7 @@ export async function mediaTransaction<T>(
       const row = typeof file === 'number' ? await fileRow(trx, file) : file;
       if (!row) return;
       const model = fileModel(registry());
-      await sink.record(trx, event, { media: serializeRow(model, row, defaultFields(model)) });
+      await sink.record(trx, event, JSON.stringify({ media: serializeRow(model, row, defaultFields(model)) }));
       recorded = trx;
     }),
   );

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import { WEBHOOK_DELIVERIES_TABLE } from '../db/system-tables.js';
 import { WEBHOOK_BATCH_SIZE, WEBHOOK_LEASE_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_BASE_MS, WEBHOOK_RETRY_MAX_MS, WEBHOOK_TIMEOUT_MS } from '../limits.js';
-import { claim, queueHead, release, settleDelivered, settleOne, skipQueue, type QueuedDelivery } from './queue.js';
+import { PENDING, claim, queueHead, release, settleDelivered, settleOne, skipQueue, type QueuedDelivery } from './queue.js';
 import { createThreadSender } from './send-thread.js';
 import { bodyText } from './send.js';
 import type { Webhook, WebhookStore } from './store.js';
@@ -36,25 +36,48 @@ export const backoffMs = (attempts: number, baseMs = WEBHOOK_RETRY_BASE_MS): num
 /** How long after its claim a batch may start another send (the last one then ends within the lease). */
 const BATCH_WINDOW_MS = WEBHOOK_LEASE_MS - WEBHOOK_TIMEOUT_MS;
 
+/** The longest an acknowledgement waits for those of the other webhooks' sends in flight before it is recorded alone. */
+const SETTLE_WAIT_MS = 2;
+
 /**
  * Calls of `run` made within one turn of the event loop, run as one: `run` receives every item
- * asked for since the last turn and answers one result per item, in order.
+ * asked for since the last turn and answers one result per item, in order. With `hold`, the turn
+ * that finds `hold()` true waits (at most `maxWaitMs`) for a later one that does not: `nudge` when
+ * what `hold` reads changed.
  */
-function joined<T, R>(run: (items: readonly T[]) => Promise<readonly R[]>): (item: T) => Promise<R> {
+function joined<T, R>(run: (items: readonly T[]) => Promise<readonly R[]>, hold: () => boolean = () => false, maxWaitMs = 0) {
   let waiting: { item: T; resolve: (r: R) => void; reject: (err: unknown) => void }[] = [];
+  let turn = false;
+  let timer: NodeJS.Timeout | null = null;
   const flush = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = null;
     const calls = waiting;
     waiting = [];
+    if (calls.length === 0) return;
     run(calls.map((c) => c.item)).then(
       (results) => calls.forEach((c, i) => c.resolve(results[i] as R)),
       (err: unknown) => calls.forEach((c) => c.reject(err)),
     );
   };
-  return (item) =>
-    new Promise<R>((resolve, reject) => {
-      if (waiting.length === 0) setImmediate(flush);
-      waiting.push({ item, resolve, reject });
+  const nudge = (): void => {
+    if (turn || waiting.length === 0) return;
+    turn = true;
+    setImmediate(() => {
+      turn = false;
+      if (waiting.length === 0 || hold()) return;
+      flush();
     });
+  };
+  return {
+    call: (item: T): Promise<R> =>
+      new Promise<R>((resolve, reject) => {
+        waiting.push({ item, resolve, reject });
+        if (waiting.length === 1 && maxWaitMs > 0) timer = setTimeout(flush, maxWaitMs);
+        nudge();
+      }),
+    nudge,
+  };
 }
 
 export interface DispatcherArgs {
@@ -82,13 +105,19 @@ export function createDispatcher(args: DispatcherArgs) {
   const sender = createThreadSender({ log, ...(args.sendThread === undefined ? {} : { thread: args.sendThread }) });
 
   /** Claims the due heads of the queues asked for in this turn: one lease for all (answered with each prefix). */
+  /** Sends answered by no one yet (all webhooks): an acknowledgement waits for theirs, to be recorded with them. */
+  let sending = 0;
   const claimDue = joined(async (queues: readonly (readonly QueuedDelivery[])[]) => {
     const at = now().getTime();
     const lease = new Date(at + WEBHOOK_LEASE_MS).toISOString();
     const batches = await claim(db, queues, new Date(at).toISOString(), lease);
     return batches.map((batch) => ({ batch, lease, claimedAt: at }));
-  });
-  /** Records deliveries acknowledged in this turn: one statement per HTTP status among them. */
+  }).call;
+  /**
+   * Records acknowledged deliveries, one statement per HTTP status among them: those of a turn
+   * with no other send in flight, else those that came while the others' answers come (at most
+   * SETTLE_WAIT_MS), so that the webhooks an event went to are settled together.
+   */
   const settleAcknowledged = joined(async (acks: readonly { id: number; status: number }[]) => {
     const stamp = now().toISOString();
     for (const status of new Set(acks.map((a) => a.status))) {
@@ -100,7 +129,7 @@ export function createDispatcher(args: DispatcherArgs) {
       );
     }
     return acks.map(() => undefined);
-  });
+  }, () => sending > 0, SETTLE_WAIT_MS);
 
   function later(webhookId: number, ms: number): void {
     clearTimeout(timers.get(webhookId));
@@ -120,7 +149,11 @@ export function createDispatcher(args: DispatcherArgs) {
         return stop.signal.aborted ? 'stopped' : 'more';
       }
       const sentAt = now();
-      const result = await sender.send({ webhook, event: d.event, body: bodyText(d.event, sentAt, d.payload), now: sentAt });
+      sending++;
+      const result = await sender.send({ webhook, event: d.event, body: bodyText(d.event, sentAt, d.payload), now: sentAt }).finally(() => {
+        sending--;
+        settleAcknowledged.nudge();
+      });
       if (result.aborted) {
         // Stopped mid-send: the next start sends it at once.
         await release(db, batch.slice(i), lease);
@@ -129,7 +162,7 @@ export function createDispatcher(args: DispatcherArgs) {
       if (result.statusCode >= 200 && result.statusCode < 300 && !result.network) {
         // Recorded before the next send: a kill -9 can then resend at most the one delivery whose
         // 2xx had just arrived, never a batch of acknowledged ones.
-        await settleAcknowledged({ id: d.id, status: result.statusCode });
+        await settleAcknowledged.call({ id: d.id, status: result.statusCode });
         continue;
       }
       const tried = d.attempts + 1;
@@ -194,7 +227,7 @@ export function createDispatcher(args: DispatcherArgs) {
   async function scan(): Promise<void> {
     do {
       rescan = false;
-      const rows = await db.selectFrom(WEBHOOK_DELIVERIES_TABLE).select('webhook_id').distinct().where('status', '=', 'pending').execute();
+      const rows = await db.selectFrom(WEBHOOK_DELIVERIES_TABLE).select('webhook_id').distinct().where('status', '=', PENDING).execute();
       for (const row of rows) start(Number(row.webhook_id));
     } while (rescan && !stop.signal.aborted);
   }

@@ -14,13 +14,13 @@ import { webhookOf, type Webhook } from './store.js';
  * LISTEN), so the next write sees the change. When that stamp is unknown, every write reads them.
  */
 
-/** Records an event in `db` (a transaction) with one pending delivery per webhook; returns their count. */
-export async function recordEvent(db: Db, now: Date, event: string, payload: Record<string, unknown>, webhookIds: readonly number[]): Promise<number> {
+/** Records an event (its payload's JSON text) in `db` (a transaction) with one pending delivery per webhook; returns their count. */
+export async function recordEvent(db: Db, now: Date, event: string, payload: string, webhookIds: readonly number[]): Promise<number> {
   if (webhookIds.length === 0) return 0;
   const stamp = now.toISOString();
   const row = await db
     .insertInto(WEBHOOK_EVENTS_TABLE)
-    .values({ event, payload: JSON.stringify(payload), created_at: stamp })
+    .values({ event, payload, created_at: stamp })
     .returning('id')
     .executeTakeFirstOrThrow();
   const eventId = Number(row.id);

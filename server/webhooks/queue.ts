@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { WEBHOOK_DELIVERIES_TABLE, WEBHOOK_EVENTS_TABLE } from '../db/system-tables.js';
 import { WEBHOOK_BATCH_SIZE } from '../limits.js';
@@ -10,6 +11,13 @@ import { WEBHOOK_BATCH_SIZE } from '../limits.js';
  * delivery keep the dispatcher's bookkeeping off SQLite's single writer, which the writes need.
  */
 
+/**
+ * `'pending'` written into the statement: the queue index (migration 8) holds only pending
+ * deliveries, and SQLite uses a partial index only for a WHERE that names its condition's literal,
+ * never a bound parameter.
+ */
+export const PENDING = sql.lit('pending');
+
 /** A pending delivery at the head of a webhook's queue, with its event. */
 export interface QueuedDelivery {
   readonly id: number;
@@ -19,17 +27,20 @@ export interface QueuedDelivery {
   readonly payload: string;
 }
 
-/** The first pending deliveries of a webhook in the order they were recorded (at most WEBHOOK_BATCH_SIZE). */
-export async function queueHead(db: Db, webhookId: number): Promise<QueuedDelivery[]> {
-  const rows = await db
+/** The statement of queueHead. */
+export const queueHeadQuery = (db: Db, webhookId: number) =>
+  db
     .selectFrom(WEBHOOK_DELIVERIES_TABLE)
     .innerJoin(WEBHOOK_EVENTS_TABLE, `${WEBHOOK_EVENTS_TABLE}.id`, `${WEBHOOK_DELIVERIES_TABLE}.event_id`)
     .select([`${WEBHOOK_DELIVERIES_TABLE}.id as id`, 'attempts', 'next_at', 'event', 'payload'])
     .where('webhook_id', '=', webhookId)
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING)
     .orderBy(`${WEBHOOK_DELIVERIES_TABLE}.id`)
-    .limit(WEBHOOK_BATCH_SIZE)
-    .execute();
+    .limit(WEBHOOK_BATCH_SIZE);
+
+/** The first pending deliveries of a webhook in the order they were recorded (at most WEBHOOK_BATCH_SIZE). */
+export async function queueHead(db: Db, webhookId: number): Promise<QueuedDelivery[]> {
+  const rows = await queueHeadQuery(db, webhookId).execute();
   return rows.map((r) => ({ id: Number(r.id), attempts: Number(r.attempts), nextAt: r.next_at, event: r.event, payload: r.payload }));
 }
 
@@ -115,6 +126,6 @@ export async function skipQueue(db: Db, webhookId: number, error: string, stamp:
     .updateTable(WEBHOOK_DELIVERIES_TABLE)
     .set({ status: 'skipped', error, updated_at: stamp })
     .where('webhook_id', '=', webhookId)
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING)
     .execute();
 }

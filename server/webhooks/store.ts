@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import { WEBHOOK_DELIVERIES_TABLE, WEBHOOKS_TABLE, type WebhookTable } from '../db/system-tables.js';
 import type { Selectable } from 'kysely';
+import { PENDING } from './queue.js';
 import type { WebhookInput } from './validate.js';
 
 /** A webhook as the admin API answers it (Strapi's key order; `id` is a string, as Strapi's). */
@@ -114,7 +115,7 @@ export function createWebhookStore(args: { db: Db; now: () => Date; changed?: ()
           .updateTable(WEBHOOK_DELIVERIES_TABLE)
           .set({ status: 'skipped', error: 'webhook removed', updated_at: stamp() })
           .where('webhook_id', '=', id)
-          .where('status', '=', 'pending')
+          .where('status', '=', PENDING)
           .execute();
         await trx.deleteFrom(WEBHOOKS_TABLE).where('id', '=', id).execute();
       });

@@ -1,4 +1,8 @@
+import { CompiledQuery, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WEBHOOK_BATCH_SIZE } from '../../server/limits.js';
+import { queueHeadQuery } from '../../server/webhooks/queue.js';
+import { onPostgres } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
@@ -66,5 +70,26 @@ describe('webhook dispatch cost', () => {
     // Nothing is old enough to go; the events all still have deliveries.
     expect(await webhooks.prune()).toBe(0);
     expect(performance.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe('webhook queue index', () => {
+  it('reads a queue through the index of pending deliveries alone (migration 8), which a settle leaves instead of moving within it', async () => {
+    const server: TestServer = await startTestServer();
+    open.push(server);
+    const { db } = server.server.services.database;
+    const { sql: text, parameters } = queueHeadQuery(db, 1).compile();
+    // The statement's parameters, as the dispatcher binds them.
+    expect(parameters).toEqual([1, WEBHOOK_BATCH_SIZE]);
+    if (onPostgres()) {
+      // PostgreSQL plans a table this small with a scan whatever its indexes: check the index itself.
+      const rows = await sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE indexname = 'hearth_webhook_deliveries_queue_idx'`.execute(db);
+      expect(rows.rows.map((r) => r.indexdef)).toEqual([expect.stringMatching(/\(webhook_id, id\) WHERE \(status = 'pending'::text\)$/)]);
+      return;
+    }
+    const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${text}`, [...parameters]));
+    const details = plan.rows.map((r) => r.detail).join('; ');
+    expect(details).toMatch(/hearth_webhook_deliveries USING INDEX hearth_webhook_deliveries_queue_idx \(webhook_id=\?\)/);
+    expect(details).not.toMatch(/TEMP B-TREE/);
   });
 });
