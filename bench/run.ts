@@ -25,7 +25,7 @@ import { loadHearth, runScenario, scenarios } from './lib/scenarios.js';
 import { seedRecipes, seedReferences } from './lib/seed.js';
 import { ROOT, createToken, memoryOf, snapshotHearth, startHearth, stopAllChildren, type HearthProcess } from './lib/server.js';
 import { targets } from './lib/targets.js';
-import { WEBHOOK_UPDATES, updatesOnly, updatesWithWebhooks } from './lib/webhook-updates.js';
+import { WEBHOOK_UPDATES, WEBHOOK_UPDATES_DOWN, updatesOnly, updatesWithWebhooks } from './lib/webhook-updates.js';
 import { runImageBombs } from './lib/upload-images.js';
 import { runUploads } from './lib/upload.js';
 
@@ -195,6 +195,8 @@ async function main(): Promise<number> {
     // Last on this server: its deliveries are waited for, and nothing measured after runs beside them.
     const update = all.find((s) => s.name === 'update');
     const running = hearth;
+    const down = update ? await attempt(WEBHOOK_UPDATES_DOWN, () => updatesWithWebhooks(update, running, dataDir, token, o, true)) : null;
+    if (down) results.push(down);
     const hooked = update ? await attempt(WEBHOOK_UPDATES, () => updatesWithWebhooks(update, running, dataDir, token, o)) : null;
     if (hooked) results.push(hooked);
     await hearth.stop();

@@ -37,6 +37,8 @@ export interface LoadArgs {
   readonly seconds: number;
   /** The server process, for its CPU use. */
   readonly serverPid: number;
+  /** Called as the measured run's last request is answered (before waiting for the server to be idle). */
+  readonly ended?: () => void;
 }
 
 function fire(args: LoadArgs, seconds: number): Promise<autocannon.Result> {
@@ -103,6 +105,7 @@ export async function measure(args: LoadArgs, warmupSeconds: number): Promise<Lo
   for (;;) {
     const cpu = await watchCpu(args.serverPid);
     const r = await fire(args, seconds);
+    args.ended?.();
     const used = await cpu();
     await waitServerIdle(args.serverPid, 120);
     if (r.requests.total < MIN_SAMPLES && seconds < MAX_SECONDS) {

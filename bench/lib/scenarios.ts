@@ -80,8 +80,9 @@ export function scenarios(docs: number, ids: readonly string[], pages: readonly 
 const cpuText = (r: LoadResult) => `CPU: server ${r.cpu.server.toFixed(2)}, bench ${r.cpu.bench.toFixed(2)}, others ${r.cpu.others.toFixed(2)}`;
 
 /** The load of a scenario against one Hearth process. */
-export async function loadHearth(s: Scenario, hearth: HearthProcess, token: string, o: BenchOptions): Promise<LoadResult> {
+export async function loadHearth(s: Scenario, hearth: HearthProcess, token: string, o: BenchOptions, ended?: () => void): Promise<LoadResult> {
   const load = {
+    ...(ended ? { ended } : {}),
     origin: hearth.url,
     serverPid: hearth.pid,
     paths: s.paths,

@@ -129,7 +129,9 @@ export function createThreadSender(options: { thread?: boolean; log: (message: s
       const id = nextId++;
       return new Promise<SendResult>((resolve) => {
         waiting.set(id, resolve);
-        if (queued.length === 0) setImmediate(flush);
+        // Posted once the current task's microtasks have run (the sends the webhooks' workers ask for together go in one
+        // message), not a turn of the event loop later: under load a turn is long, and each delivery waits for one already.
+        if (queued.length === 0) queueMicrotask(flush);
         queued.push({ id, webhook: args.webhook, event: args.event, body: args.body, now: args.now.getTime() });
       });
     },
