@@ -87,8 +87,6 @@ export interface DispatcherArgs {
   readonly log: (message: string) => void;
   /** Tests: a shorter first retry wait than WEBHOOK_RETRY_BASE_MS. */
   readonly retryBaseMs?: number;
-  /** Sends on a thread of their own (send-thread.ts); by default when the machine has more than one core. */
-  readonly sendThread?: boolean;
 }
 
 export function createDispatcher(args: DispatcherArgs) {
@@ -102,11 +100,11 @@ export function createDispatcher(args: DispatcherArgs) {
   const woken = (webhookId: number): number => (wakes.get(webhookId) ?? 0) + everyone;
   let scanning: Promise<void> | null = null;
   let rescan = false;
-  const sender = createThreadSender({ log, ...(args.sendThread === undefined ? {} : { thread: args.sendThread }) });
+  const sender = createThreadSender({ log });
 
-  /** Claims the due heads of the queues asked for in this turn: one lease for all (answered with each prefix). */
   /** Sends answered by no one yet (all webhooks): an acknowledgement waits for theirs, to be recorded with them. */
   let sending = 0;
+  /** Claims the due heads of the queues asked for in this turn: one lease for all (answered with each prefix). */
   const claimDue = joined(async (queues: readonly (readonly QueuedDelivery[])[]) => {
     const at = now().getTime();
     const lease = new Date(at + WEBHOOK_LEASE_MS).toISOString();

@@ -35,6 +35,8 @@ const threadLost = (reason: string): SendResult => ({ statusCode: 500, message: 
 
 export interface Sender {
   send(args: { webhook: Webhook; event: string; body: string; now: Date }): Promise<SendResult>;
+  /** Whether the send thread runs now. */
+  running(): boolean;
   close(): void;
 }
 
@@ -135,6 +137,7 @@ export function createThreadSender(options: { thread?: boolean; log: (message: s
         queued.push({ id, webhook: args.webhook, event: args.event, body: args.body, now: args.now.getTime() });
       });
     },
+    running: (): boolean => worker !== null,
     /** Aborts what is in flight (answered `aborted`: still pending, sent again at the next start) and ends the thread. */
     close(): void {
       closed = true;
