@@ -16,7 +16,7 @@ import { graphqlRace, rerunOnSchemaRace } from './http/schema-race.js';
 import { staticUploads } from './http/static-uploads.js';
 import { uploadApi } from './http/upload-api.js';
 import { usersApi } from './http/users-api.js';
-import { createAuthRateLimit } from './http/users-rate-limit.js';
+import { createAuthRateLimit, type AuthRateLimit } from './http/users-rate-limit.js';
 import type { PluginDeps } from './graphql/plugin-deps.js';
 import { stampedLocaleCodes } from './graphql/locale-codes.js';
 import type { Services } from './services.js';
@@ -41,7 +41,7 @@ function lazyRoute(load: () => Promise<RequestHandler>): RequestHandler {
 }
 
 /** The services GraphQL's plugin mutations and `i18NLocales` call: those of the REST upload, users and locale routes. */
-function graphqlPlugins(services: Services): PluginDeps {
+function graphqlPlugins(services: Services, rateLimit: AuthRateLimit): PluginDeps {
   const { uploads, users } = services;
   return {
     media: {
@@ -50,7 +50,7 @@ function graphqlPlugins(services: Services): PluginDeps {
       remove: (id) => uploads.service.remove(id),
       related: (ids, access) => uploads.reads.related(ids, access.canRead),
     },
-    users: { auth: users.auth, identify: users.identify, admin: users.admin, roles: users.roles, rateLimit: createAuthRateLimit({ now: services.now, database: services.database }) },
+    users: { auth: users.auth, identify: users.identify, admin: users.admin, roles: users.roles, rateLimit },
     locales: () => services.locales.list(),
   };
 }
@@ -58,6 +58,8 @@ function graphqlPlugins(services: Services): PluginDeps {
 /** Builds the HTTP application (never listens): health, content API, 404s, and the error envelope. */
 export function createApp(services: Services): express.Express {
   const app = express();
+  // One budget for the users & permissions auth routes and GraphQL's auth mutations.
+  const authRateLimit = createAuthRateLimit({ now: services.now, database: services.database });
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', false);
@@ -77,7 +79,7 @@ export function createApp(services: Services): express.Express {
   app.use('/api', cors(originPolicy(services.config)));
   // Team mode: a request racing a schema change made on another instance runs again under the new schemas (http/schema-race.ts).
   app.use('/api/upload', rerunOnSchemaRace(services, uploadApi(services)));
-  app.use('/api', rerunOnSchemaRace(services, usersApi(services)));
+  app.use('/api', rerunOnSchemaRace(services, usersApi(services, authRateLimit)));
   app.use('/api', contentApi(services));
   // Browser clients (Apollo Client, urql) on another origin: the content API's CORS policy.
   app.use('/graphql', cors(originPolicy(services.config)));
@@ -88,7 +90,7 @@ export function createApp(services: Services): express.Express {
     localeCodes: stampedLocaleCodes({ stamp: () => services.database.changeStamp(), read: async () => (await services.locales.list()).map((l) => l.code) }),
     authenticate: (req) => authenticate(req, services),
     me: { one: (id, query, access) => services.users.accounts.one(id, query, access) },
-    plugins: graphqlPlugins(services),
+    plugins: graphqlPlugins(services, authRateLimit),
     readBody,
     introspection: services.config.graphqlIntrospection ?? true,
     log: services.log,

@@ -4,6 +4,7 @@ import type { Services } from '../services.js';
 import { actionsFromInput, actionsMap } from '../users/actions.js';
 import { readUserQuery, userWindow } from '../users/user-query.js';
 import { mountAuthRoutes } from './users-auth.js';
+import type { AuthRateLimit } from './users-rate-limit.js';
 import { only, userRoute, type UserRouteContext } from './users-route.js';
 import { sendJson } from './respond.js';
 import { isRecord } from '../errors/is-record.js';
@@ -128,9 +129,9 @@ function mountPermissionsRoute(router: Router, services: Services): void {
  * Users & permissions on the content API, mounted at `/api` before the generated routes:
  * `/auth/*`, `/connect/*`, `/users*` and `/users-permissions/*`. Other paths fall through.
  */
-export function usersApi(services: Services): express.Router {
+export function usersApi(services: Services, limit: AuthRateLimit): express.Router {
   const router = express.Router();
-  mountAuthRoutes(router, services);
+  mountAuthRoutes(router, services, limit);
   mountUserRoutes(router, services);
   mountRoleRoutes(router, services);
   mountPermissionsRoute(router, services);

@@ -3,7 +3,7 @@ import { applicationError } from '../errors/app-error.js';
 import type { Services } from '../services.js';
 import type { AuthAnswer } from '../users/auth-flows.js';
 import { originPolicy } from './guards.js';
-import { createAuthRateLimit } from './users-rate-limit.js';
+import type { AuthRateLimit } from './users-rate-limit.js';
 import { clearRefreshCookie, refreshCookieOf, setRefreshCookie, usesCookie } from './users-cookie.js';
 import { only, userRoute, type BeforeHandler } from './users-route.js';
 import { sendJson } from './respond.js';
@@ -123,8 +123,7 @@ function mountSessionRoutes(router: Router, services: Services): void {
  * The auth routes of users & permissions under `/api/auth` (and the disabled OAuth `/api/connect`),
  * each checked against its `plugin::users-permissions.auth.*` action.
  */
-export function mountAuthRoutes(router: Router, services: Services): void {
-  const limit = createAuthRateLimit({ now: services.now, database: services.database });
+export function mountAuthRoutes(router: Router, services: Services, limit: AuthRateLimit): void {
   mountLoginRoutes(router, services, limit);
   mountPasswordRoutes(router, services, limit);
   mountSessionRoutes(router, services);

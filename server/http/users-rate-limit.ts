@@ -23,23 +23,14 @@ function keyOf(req: Request, res: Response, ipKeyGenerator: (ip: string) => stri
 
 export type AuthRateLimit = (req: Request, res: Response, body: unknown, path?: string) => Promise<void>;
 
-/** One limiter per database: the REST routes and the GraphQL auth mutations (`path`: the route they count as) share its budget. */
-const limiters = new WeakMap<Database, AuthRateLimit>();
-
 /**
  * The login/register limiter: 10 requests per key and minute, then 429 `RateLimitError` in
  * Strapi's envelope. Runs after the permission check and once the body is read, as Strapi's
  * route middleware does. Windows run on the server's clock (tests move time instead of sleeping).
+ * The app creates one (app.ts): the REST routes and the GraphQL auth mutations (`path`: the route
+ * they count as) share its budget.
  */
 export function createAuthRateLimit({ now, database }: { now: () => Date; database: Database }): AuthRateLimit {
-  const known = limiters.get(database);
-  if (known) return known;
-  const limit = newAuthRateLimit({ now, database });
-  limiters.set(database, limit);
-  return limit;
-}
-
-function newAuthRateLimit({ now, database }: { now: () => Date; database: Database }): AuthRateLimit {
   // Counted in the database on PostgreSQL, so every instance on it counts the same hits.
   const store = rateLimitStore({ database, now, prefix: 'users-permissions' });
   // express-rate-limit is loaded by the first limited request, not when the server starts.
