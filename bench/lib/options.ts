@@ -56,7 +56,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --reuse DIR           measure the data a --keep run left in DIR (no seeding; --docs is taken from it)
   --postgres            only the team scenario: two instances on one embedded PostgreSQL, populate=* cached
                         and computed, and read-your-write across them (HEARTH_BENCH_POSTGRES=1)
-  --only update         only the update scenario, with no webhook and with 3, interleaved twice, on a
+  --only update         only the update scenario, with no webhook, 3 whose receiver is down and 3 delivering, interleaved twice, on a
                         fresh data dir of --docs recipes; prints req/s and server CPU per request
 `;
 

@@ -5,7 +5,7 @@ import type { DocumentQuery, Pagination } from '../query/ast.js';
 import type { Registry } from '../schema/registry.js';
 import type { ContentTypeModel, Model } from '../schema/types.js';
 import { compileContext, writeEnv, type Access, type DocumentDeps, type FilePresenter } from './context.js';
-import { findManyText, findOneText } from './read-text.js';
+import { findManyText, findOneText, sameText } from './read-text.js';
 import { createReadPool } from './read-pool.js';
 import { defineSqlFunctions } from './sql-functions.js';
 import { createIndexAdvisor } from './index-advice.js';
@@ -125,7 +125,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     async findManyText({ model, query, pagination, access }: FindManyArgs): Promise<string | undefined> {
       const documents = bound();
       const text = await findManyText(documents, model, query, pagination, access, strict);
-      if (strict && text !== undefined) same(text, JSON.stringify(await findMany(documents, model, query, pagination, access)));
+      if (strict && text !== undefined) sameText(text, JSON.stringify(await findMany(documents, model, query, pagination, access)));
       return text;
     },
 
@@ -135,7 +135,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const text = await findOneText(documents, args.model, args.documentId, args.query, args.access, strict);
       if (strict && text !== undefined) {
         const entry = await findOne(documents, args.model, args.documentId, args.query, args.access);
-        same(text, entry === null ? null : JSON.stringify({ data: entry, meta: {} }));
+        sameText(text, entry === null ? null : JSON.stringify({ data: entry, meta: {} }));
       }
       return text;
     },
@@ -232,12 +232,6 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     removeChildren: ({ trx, model, rowIds, defaultLocale }: { trx: Db; model: Model; rowIds: readonly number[]; defaultLocale: string }): Promise<void> =>
       deleteChildren(writeEnv(bound(), trx, defaultLocale), model, rowIds),
   };
-}
-
-/** verifyReads: the SQL-built answer must equal the JS path's, byte for byte. */
-function same(fast: string | null, slow: string | null): void {
-  if (fast === slow) return;
-  throw new Error(`verifyReads: the SQL-built answer differs from the JS path's\nSQL: ${String(fast)}\nJS:  ${String(slow)}`);
 }
 
 /** The document service (see createDocumentService). */

@@ -157,3 +157,9 @@ export async function entryText(deps: DocumentDeps, db: Db, model: ContentTypeMo
 }
 
 const everyone: Access = { canRead: () => true };
+
+/** verifyReads: a SQL-built text must equal the JS path's, byte for byte. */
+export function sameText(fast: string | null, slow: string | null): void {
+  if (fast === slow) return;
+  throw new Error(`verifyReads: the SQL-built answer differs from the JS path's\nSQL: ${String(fast)}\nJS:  ${String(slow)}`);
+}

@@ -43,8 +43,8 @@ export interface Sender {
 /** The send thread when the machine has a core to spare for it (and `thread` is not false), else the server thread's sender. */
 export function createThreadSender(options: { thread?: boolean; log: (message: string) => void; idleMs?: number }): Sender {
   const local = createSender();
-  const script = (options.thread ?? availableParallelism() > 1) ? workerScript(new URL('./send-worker.js', import.meta.url), new URL('./send-worker.ts', import.meta.url)) : null;
-  let off = script === null;
+  /** How the thread starts; null once it could not, or ended by itself: the sends then stay on this thread. */
+  let script = (options.thread ?? availableParallelism() > 1) ? workerScript(new URL('./send-worker.js', import.meta.url), new URL('./send-worker.ts', import.meta.url)) : null;
   let closed = false;
   let worker: Worker | null = null;
   let nextId = 0;
@@ -78,7 +78,7 @@ export function createThreadSender(options: { thread?: boolean; log: (message: s
   }
 
   function thread(): Worker | null {
-    if (worker || off || script === null) return worker;
+    if (worker || script === null) return worker;
     try {
       const w = startWorker(script, null);
       w.on('message', (reply: Reply) => {
@@ -92,7 +92,7 @@ export function createThreadSender(options: { thread?: boolean; log: (message: s
       const lost = (reason: string) => {
         if (worker !== w) return;
         worker = null;
-        off = true;
+        script = null;
         if (!closed) options.log(`webhooks: the send thread ended (${reason}); deliveries are sent from the server's thread`);
         answerAll(threadLost(reason));
       };
@@ -101,7 +101,7 @@ export function createThreadSender(options: { thread?: boolean; log: (message: s
       w.unref();
       worker = w;
     } catch (err) {
-      off = true;
+      script = null;
       options.log(`webhooks: the send thread did not start (${err instanceof Error ? err.message : String(err)}); deliveries are sent from the server's thread`);
     }
     return worker;

@@ -101,6 +101,14 @@ if (onPostgres()) {
       return statuses;
     }
 
+    /** A worker of underSchemaChanges that sends `request` and records its status (the body read and dropped). */
+    const reading = (request: () => Promise<Response>) => async (_i: number, statuses: number[]) => {
+      const res = await request();
+      statuses.push(res.status);
+      await res.text();
+      return true;
+    };
+
     /** Every documentId in `ids` is read on C (drafts included). */
     async function readOnC(ids: readonly string[]): Promise<string[]> {
       const missing: string[] = [];
@@ -146,12 +154,7 @@ if (onPostgres()) {
         if (res.status === 200) published.push(documentId);
         return true;
       };
-      const list = async (_i: number, statuses: number[]) => {
-        const res = await admin(b, cm('?page=1&pageSize=5&sort=rank:DESC'));
-        statuses.push(res.status);
-        await res.text();
-        return true;
-      };
+      const list = reading(() => admin(b, cm('?page=1&pageSize=5&sort=rank:DESC')));
       const statuses = await underSchemaChanges([publish(1), publish(2), list]);
       expect(statuses.length).toBeGreaterThan(20);
       expect(statuses.filter((s) => s !== 200 && s !== 201)).toEqual([]);
@@ -170,12 +173,7 @@ if (onPostgres()) {
         if (res.status === 201 && typeof body.id === 'number') created.push(body.id);
         return true;
       };
-      const list = async (_i: number, statuses: number[]) => {
-        const res = await api(b, '/api/users?pagination[pageSize]=5&sort=id:desc');
-        statuses.push(res.status);
-        await res.text();
-        return true;
-      };
+      const list = reading(() => api(b, '/api/users?pagination[pageSize]=5&sort=id:desc'));
       const statuses = await underSchemaChanges([create(1), create(2), list]);
       expect(statuses.length).toBeGreaterThan(20);
       expect(statuses.filter((s) => s !== 200 && s !== 201)).toEqual([]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner } from '../admin/helpers.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { bodiesAfter, hookEntryEvents, startReceiver, type Receiver } from './receiver.js';
 import { learnIds, normalise, recordedSteps, type RecordedStep } from './replay.js';
 
 /**
@@ -38,12 +38,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   token = await server.token('full-access');
   admin = await registerOwner(server);
-  await server.server.services.webhooks.store.create({
-    name: 'all',
-    url: `${receiver.url}/all`,
-    headers: {},
-    events: ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'entry.draft-discard'],
-  });
+  await hookEntryEvents(server, receiver);
 });
 
 afterAll(async () => {
@@ -68,9 +63,7 @@ describe('content manager steps replayed from Strapi 5.54', () => {
       const body = call.body?.(step.request.body);
       const res = await server.request(call.path(doc), { method: call.method, token: call.admin ? admin : token, ...(body === undefined ? {} : { json: body }) });
       expect(res.status, name).toBeLessThan(300);
-      await receiver.waitFor(before + step.deliveries.length);
-      await new Promise((r) => setTimeout(r, 150));
-      const got = receiver.received.slice(before).map((r) => JSON.parse(r.body) as Record<string, unknown>);
+      const got = await bodiesAfter(receiver, before, step.deliveries.length);
       expect(
         got.map((g) => g.event),
         name,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner } from '../admin/helpers.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { bodiesAfter, hookEntryEvents, startReceiver, type Receiver } from './receiver.js';
 
 /**
  * The content manager's actions (Hearth's `/admin/api/content-manager/:uid/documents/...`) raise
@@ -21,12 +21,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   admin = await registerOwner(server);
   token = await server.token('full-access');
-  await server.server.services.webhooks.store.create({
-    name: 'all',
-    url: `${receiver.url}/all`,
-    headers: {},
-    events: ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'entry.draft-discard'],
-  });
+  await hookEntryEvents(server, receiver);
 });
 
 afterAll(async () => {
@@ -39,9 +34,7 @@ type Body = { event: string; model: string; uid: string; entry: Record<string, u
 async function eventsOf(call: () => Promise<Response>, count: number, status = 200): Promise<Body[]> {
   const before = receiver.received.length;
   expect((await call()).status).toBe(status);
-  await receiver.waitFor(before + count);
-  await new Promise((r) => setTimeout(r, 150));
-  return receiver.received.slice(before).map((r) => JSON.parse(r.body) as Body);
+  return bodiesAfter<Body>(receiver, before, count);
 }
 
 describe('content manager actions', () => {

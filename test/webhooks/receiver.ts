@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WEBHOOK_EVENTS } from '../../server/webhooks/events.js';
+import type { TestServer } from '../helpers/server.js';
 
 /** One request a receiver got: its path, headers as sent (rawHeaders: order and casing kept) and body. */
 export interface Received {
@@ -70,4 +72,19 @@ export async function startReceiver(port = 0): Promise<Receiver> {
   const actual = (server.address() as AddressInfo).port;
   Object.assign(receiver, { url: `http://127.0.0.1:${actual}`, port: actual });
   return receiver;
+}
+
+/** Every entry event (Strapi's `entry.*`): what the content-manager tests subscribe to. */
+export const ENTRY_EVENTS = WEBHOOK_EVENTS.filter((event) => event.startsWith('entry.'));
+
+/** Subscribes a webhook at `<receiver>/all` to every entry event, through the server's store. */
+export async function hookEntryEvents(server: TestServer, receiver: Receiver): Promise<void> {
+  await server.server.services.webhooks.store.create({ name: 'all', url: `${receiver.url}/all`, headers: {}, events: [...ENTRY_EVENTS] });
+}
+
+/** The bodies received after the first `before` requests: waits for `count` of them, then a moment for any extra one. */
+export async function bodiesAfter<T = Record<string, unknown>>(receiver: Receiver, before: number, count: number): Promise<T[]> {
+  await receiver.waitFor(before + count);
+  await new Promise((r) => setTimeout(r, 150));
+  return receiver.received.slice(before).map((r) => JSON.parse(r.body) as T);
 }
